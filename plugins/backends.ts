@@ -1,0 +1,56 @@
+// Backends, catalog and router: created from config, probed when the app is ready, closed on close.
+import fp from 'fastify-plugin'
+import { randomBytes } from 'node:crypto'
+import type { GatewayConfig } from '../src/config/types.ts'
+import type { ServerInfo } from '../src/protocol/result.ts'
+import { createBackend } from '../src/upstream/create-backend.ts'
+import { BackendSet } from '../src/routing/backend-set.ts'
+import { Catalog } from '../src/routing/catalog.ts'
+import { Router } from '../src/routing/router.ts'
+import { Sealer } from '../src/routing/seal.ts'
+import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gateway: {
+      backends: BackendSet
+      catalog: Catalog
+      router: Router
+      sealer: Sealer
+      serverInfo: ServerInfo
+      // Settles when every backend's first probe has (up or down).
+      probed(): Promise<void>
+    }
+  }
+}
+
+export interface BackendsPluginOptions {
+  config: GatewayConfig
+  serverInfo: ServerInfo
+}
+
+export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
+  const logger = app.log.child({ component: 'upstream' })
+  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo }), config: c }))
+  const backends = new BackendSet(entries, config.namespaceSeparator)
+  let secret = config.stateSecret
+  if (secret === '') {
+    secret = randomBytes(32).toString('base64url')
+    app.log.warn('MCP_GATEWAY_STATE_SECRET is not set: using a random one; replicas behind one load balancer must share a secret')
+  }
+  const sealer = new Sealer(secret)
+  const params = new UpstreamParamsBuilder(serverInfo)
+  const catalog = new Catalog(params)
+  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: false })
+  let probing: Promise<void> | undefined
+  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, probed })
+  app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
+  // Probing never blocks readiness of the listener: /readyz reports backends as they come up.
+  app.addHook('onReady', async () => {
+    void probed()
+  })
+  app.addHook('onClose', async () => {
+    await Promise.all(entries.map((e) => e.backend.close()))
+  })
+}, { name: 'backends', dependencies: ['metrics'] })

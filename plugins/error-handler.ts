@@ -1,0 +1,34 @@
+// One error handler: every error becomes a JSON-RPC-shaped reply from the catalogue, logged once.
+import fp from 'fastify-plugin'
+import type { FastifyError } from 'fastify'
+import { GatewayError, type ErrorCode } from '../src/errors.ts'
+
+// Fastify's own failures, by err.code (never by message).
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'MCP_GATEWAY_HTTP_BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MCP_GATEWAY_RPC_PARSE_ERROR',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MCP_GATEWAY_RPC_PARSE_ERROR',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'MCP_GATEWAY_RPC_INVALID_REQUEST',
+}
+
+function toGatewayError(err: FastifyError | GatewayError): GatewayError {
+  if (err instanceof GatewayError) return err
+  const code = FASTIFY_CODES[err.code]
+  if (code) return new GatewayError(code, undefined, { cause: err })
+  if (err instanceof SyntaxError) return new GatewayError('MCP_GATEWAY_RPC_PARSE_ERROR', undefined, { cause: err })
+  return new GatewayError('MCP_GATEWAY_INTERNAL', undefined, { cause: err })
+}
+
+export default fp(async function errorHandlerPlugin(app) {
+  app.setErrorHandler((err: FastifyError | GatewayError, request, reply) => {
+    const gatewayError = toGatewayError(err)
+    if (gatewayError.httpStatus >= 500) request.log.error({ err }, 'unhandled error')
+    else request.log.info({ code: gatewayError.code, status: gatewayError.httpStatus }, 'request refused')
+    const headers: Record<string, string> = gatewayError.httpStatus === 405 ? { allow: 'POST' } : {}
+    void reply.code(gatewayError.httpStatus).headers(headers).send({ jsonrpc: '2.0', error: gatewayError.toJsonRpcError() })
+  })
+  app.setNotFoundHandler((_request, reply) => {
+    void reply.code(404).send({ jsonrpc: '2.0', error: new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND').toJsonRpcError() })
+  })
+}, { name: 'error-handler' })

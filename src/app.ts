@@ -1,0 +1,50 @@
+// build(config) → FastifyInstance: registers plugins, then routes. Never listens.
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import cors from '@fastify/cors'
+import type { GatewayConfig } from './config/types.ts'
+import { isOriginAllowed } from './protocol/origin.ts'
+import type { ServerInfo } from './protocol/result.ts'
+import metricsPlugin from '../plugins/metrics.ts'
+import backendsPlugin from '../plugins/backends.ts'
+import securityPlugin from '../plugins/security.ts'
+import errorHandlerPlugin from '../plugins/error-handler.ts'
+import mcpRoutes from '../routes/mcp.ts'
+import healthRoutes from '../routes/health.ts'
+import metricsRoutes from '../routes/metrics.ts'
+import pkg from '../package.json' with { type: 'json' }
+
+export const MCP_ENDPOINT = '/mcp'
+export const SERVER_INFO: ServerInfo = Object.freeze({ name: 'mcp-gateway', version: pkg.version })
+
+// Never log secrets (AUTH-15, G13): credentials and mirrored parameter values are redacted.
+export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'headers.authorization']
+
+export interface BuildOptions {
+  // pino options or false; tests pass { level: 'silent' } or a stream.
+  logger?: boolean | object
+}
+
+export async function build(config: GatewayConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: REDACT_PATHS },
+    // One access line per MCP request is written by the handler itself.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: config.maxBodyBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  })
+  await app.register(errorHandlerPlugin)
+  await app.register(metricsPlugin)
+  await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
+  await app.register(securityPlugin, { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, endpoint: MCP_ENDPOINT })
+  await app.register(cors, {
+    origin: (origin, callback) => callback(null, isOriginAllowed(config.allowedOrigins, origin)),
+    methods: ['POST'],
+    exposedHeaders: [],
+    maxAge: 600,
+  })
+  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps: { router: app.gateway.router, metrics: app.metrics } })
+  await app.register(healthRoutes)
+  await app.register(metricsRoutes)
+  return app
+}

@@ -1,0 +1,110 @@
+// POST /mcp, modern era: classify → validate → dispatch → stream back → account (ARCHITECTURE
+// "One request"). Knows node:http, not Fastify.
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import type { Logger } from '../observability/logger.ts'
+import { GatewayError } from '../errors.ts'
+import { classifyMessage, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
+import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
+import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
+import { OUTCOME, methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
+import type { RouteReply } from '../routing/outcome.ts'
+import type { CallContext, Router } from '../routing/router.ts'
+import { isDeliverable } from './notifications.ts'
+import { ReplyStream } from './reply-stream.ts'
+
+export interface McpHandlerDeps {
+  router: Router
+  metrics: GatewayMetrics
+  // Long-lived streams (subscriptions/listen) are handed to this when configured.
+  listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
+}
+
+export interface McpPost {
+  headers: IncomingHttpHeaders
+  body: unknown
+  res: ServerResponse
+  log: Logger
+}
+
+interface Access {
+  rpcMethod?: string
+  rpcId?: JsonRpcId
+  backend?: string
+  tool?: string
+  outcome: Outcome
+  status: number
+}
+
+function errorBody(id: JsonRpcId | undefined, err: GatewayError): object {
+  return id === undefined ? { jsonrpc: '2.0', error: err.toJsonRpcError() } : { jsonrpc: '2.0', id, error: err.toJsonRpcError() }
+}
+
+export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
+  const started = process.hrtime.bigint()
+  const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
+  const access = await answer(deps, post, stream)
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  deps.metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
+  if (access.backend !== undefined) deps.metrics.observeUpstream(access.backend, access.outcome)
+  post.log.info({ ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+}
+
+async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
+  const classified = classifyMessage(post.body)
+  if (classified.kind === 'notification') {
+    stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
+    return { rpcMethod: 'notification', outcome: OUTCOME.ok, status: 202 }
+  }
+  if (classified.kind !== 'request') {
+    const detail = classified.kind === 'response' ? 'clients must not send responses' : classified.reason
+    return reject(stream, classified.id, new GatewayError('MCP_GATEWAY_RPC_INVALID_REQUEST', detail), undefined) // HTTP-4
+  }
+  const request = classified.message
+  if (request.method === 'initialize' && !hasModernMeta(request.params)) {
+    return reject(stream, request.id, rejectInitialize(request), request.method) // VER-7
+  }
+  const valid = validateModernRequest(post.headers, request)
+  if (valid instanceof GatewayError) return reject(stream, request.id, valid, request.method)
+  if (request.method === 'subscriptions/listen' && deps.listen) {
+    const outcome = await deps.listen(valid, stream, post.res)
+    return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
+  }
+  return dispatch(deps, post, stream, valid)
+}
+
+function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
+  stream.finish(errorBody(id, err), err.httpStatus)
+  return { rpcMethod: method, rpcId: id, outcome: OUTCOME.rejected, status: err.httpStatus }
+}
+
+async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, valid: ValidRequest): Promise<Access> {
+  const request: JsonRpcRequest = valid.request
+  const controller = new AbortController()
+  const onClose = (): void => {
+    if (!post.res.writableFinished) controller.abort() // CANCEL-1, CANCEL-11
+  }
+  post.res.once('close', onClose)
+  const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
+  const ctx: CallContext = {
+    signal: controller.signal,
+    onNotification: (n: JsonRpcNotification) => {
+      if (isDeliverable(n, filter)) stream.notify(n)
+    },
+  }
+  const reply = await deps.router.handle(valid, ctx)
+  post.res.off('close', onClose)
+  const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
+  if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
+  return write(stream, request.id, reply, access)
+}
+
+function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Access): Access {
+  if (reply.ok) {
+    stream.finish({ jsonrpc: '2.0', id, result: reply.result })
+    return access
+  }
+  const status = stream.committed ? 200 : reply.httpStatus
+  stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status)
+  const failed = reply.origin === 'gateway' && reply.error.data !== undefined && access.backend !== undefined
+  return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
+}

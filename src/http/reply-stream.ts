@@ -1,0 +1,104 @@
+// Writes one request's answer: JSON when nothing streamed, or an SSE stream committed lazily at the
+// first notification (SSE-8), so every 4xx can still be decided before a 200 goes out. Writes
+// honour backpressure (write() false → wait for 'drain'); nothing is written after the client left.
+import type { ServerResponse } from 'node:http'
+import { encodeSseEvent } from '../protocol/sse.ts'
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache',
+  'x-accel-buffering': 'no', // SSE-4
+} as const
+
+export interface StreamGauge {
+  inc(): void
+  dec(): void
+}
+
+export class ReplyStream {
+  readonly #res: ServerResponse
+  readonly #gauge: StreamGauge
+  #committed = false
+  #ended = false
+  #queue: string[] = []
+  #draining = false
+
+  constructor(res: ServerResponse, gauge: StreamGauge) {
+    this.#res = res
+    this.#gauge = gauge
+  }
+
+  get committed(): boolean {
+    return this.#committed
+  }
+
+  // The client is gone (CANCEL-1): nothing more may be written.
+  get gone(): boolean {
+    return this.#res.destroyed || this.#ended
+  }
+
+  openStream(): void {
+    if (this.#committed || this.gone) return
+    this.#committed = true
+    this.#gauge.inc()
+    this.#res.once('close', () => this.#gauge.dec())
+    this.#res.writeHead(200, SSE_HEADERS)
+    this.#res.flushHeaders()
+  }
+
+  notify(message: object): void {
+    if (this.gone) return
+    this.openStream()
+    this.#write(encodeSseEvent(JSON.stringify(message)))
+  }
+
+  writeRaw(text: string): void {
+    if (!this.gone && this.#committed) this.#write(text)
+  }
+
+  // The final message: the last SSE event, or a JSON body with the given status.
+  finish(message: object, status = 200): void {
+    if (this.gone) return
+    if (this.#committed) {
+      this.#write(encodeSseEvent(JSON.stringify(message)))
+      this.#end()
+      return
+    }
+    this.#ended = true
+    const body = JSON.stringify(message)
+    this.#res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    this.#res.end(body)
+  }
+
+  // An accepted notification (HTTP-5) or anything else without a body.
+  finishEmpty(status: number, headers: Record<string, string> = {}): void {
+    if (this.gone) return
+    this.#ended = true
+    this.#res.writeHead(status, headers)
+    this.#res.end()
+  }
+
+  #write(text: string): void {
+    if (this.#draining) {
+      this.#queue.push(text)
+      return
+    }
+    if (!this.#res.write(text)) {
+      this.#draining = true
+      this.#res.once('drain', () => this.#flush())
+    }
+  }
+
+  #flush(): void {
+    this.#draining = false
+    const queued = this.#queue
+    this.#queue = []
+    for (const text of queued) this.#write(text)
+    if (!this.#draining && this.#ended && !this.#res.writableEnded) this.#res.end()
+  }
+
+  #end(): void {
+    this.#ended = true
+    if (!this.#draining) this.#res.end()
+  }
+}

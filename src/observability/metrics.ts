@@ -1,0 +1,76 @@
+// Metric instruments, created by a factory on the app's own Registry (never the default one).
+// Labels are bounded: method from the method table, backend from config, outcome from OUTCOME.
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import { MODERN_METHODS } from '../protocol/methods.ts'
+
+export const OUTCOME = {
+  ok: 'ok',
+  // Refused before dispatch (4xx): bad JSON, headers, _meta, version, unknown method.
+  rejected: 'rejected',
+  // A JSON-RPC error in band: from a backend or from routing (unknown tool, bad cursor).
+  error: 'error',
+  // The gateway could not get an answer from the backend (down, timeout, bad reply).
+  upstreamFailure: 'upstream_failure',
+  cancelled: 'cancelled',
+} as const
+export type Outcome = (typeof OUTCOME)[keyof typeof OUTCOME]
+
+export function methodLabel(method: string | undefined): string {
+  if (method === undefined) return 'invalid'
+  return MODERN_METHODS.has(method) ? method : 'other'
+}
+
+export interface GatewayMetrics {
+  observeRequest(method: string, outcome: Outcome, seconds: number): void
+  observeUpstream(backend: string, outcome: Outcome): void
+  sseStreams: Gauge
+  setBackendStatus(collect: () => Array<{ name: string; up: boolean }>): void
+}
+
+export function createMetrics(registry: Registry): GatewayMetrics {
+  const requests = new Counter({ name: 'mcp_gateway_requests_total', help: 'MCP requests by method and outcome', labelNames: ['method', 'outcome'], registers: [registry] })
+  const duration = new Histogram({
+    name: 'mcp_gateway_request_duration_seconds',
+    help: 'Time from request to final response, by method',
+    labelNames: ['method'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  })
+  const upstream = new Counter({ name: 'mcp_gateway_upstream_requests_total', help: 'Requests sent to backends by outcome', labelNames: ['backend', 'outcome'], registers: [registry] })
+  const sseStreams = new Gauge({ name: 'mcp_gateway_sse_streams_active', help: 'SSE response streams open now', registers: [registry] })
+  let collectStatus: () => Array<{ name: string; up: boolean }> = () => []
+  new Gauge({
+    name: 'mcp_gateway_backend_up',
+    help: '1 when the backend is reachable and probed, else 0',
+    labelNames: ['backend'],
+    registers: [registry],
+    collect() {
+      for (const status of collectStatus()) this.set({ backend: status.name }, status.up ? 1 : 0)
+    },
+  })
+  // Label children cached: no label hashing on the hot path.
+  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>()
+  const durationChildren = new Map<string, ReturnType<typeof duration.labels>>()
+  const upstreamChildren = new Map<string, ReturnType<typeof requests.labels>>()
+  return {
+    observeRequest(method, outcome, seconds) {
+      const key = `${method} ${outcome}`
+      let counter = requestChildren.get(key)
+      if (!counter) requestChildren.set(key, (counter = requests.labels({ method, outcome })))
+      counter.inc()
+      let histogram = durationChildren.get(method)
+      if (!histogram) durationChildren.set(method, (histogram = duration.labels({ method })))
+      histogram.observe(seconds)
+    },
+    observeUpstream(backend, outcome) {
+      const key = `${backend} ${outcome}`
+      let counter = upstreamChildren.get(key)
+      if (!counter) upstreamChildren.set(key, (counter = upstream.labels({ backend, outcome })))
+      counter.inc()
+    },
+    sseStreams,
+    setBackendStatus(collect) {
+      collectStatus = collect
+    },
+  }
+}

@@ -1,0 +1,92 @@
+// Per-backend cache of tools/prompts/resources/templates, honouring each backend's ttlMs
+// (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9).
+import type { Backend } from '../upstream/backend.ts'
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
+import { readCacheHints, type CacheHints } from '../protocol/result.ts'
+import type { ListKind } from './list-kinds.ts'
+import type { UpstreamParamsBuilder } from './upstream-params.ts'
+
+export const MAX_UPSTREAM_PAGES = 100
+
+export interface CachedList {
+  items: JsonObject[]
+  hints: CacheHints
+  fetchedAt: number
+  // Lookup by name or URI, built on first use (routing hot path).
+  index?: Map<string, JsonObject>
+}
+
+export function findItem(list: CachedList, key: 'name' | 'uri', value: string): JsonObject | undefined {
+  if (!list.index) {
+    list.index = new Map()
+    for (const item of list.items) if (typeof item[key] === 'string') list.index.set(item[key] as string, item)
+  }
+  return list.index.get(value)
+}
+
+export class Catalog {
+  readonly #entries = new Map<string, CachedList>()
+  readonly #inflight = new Map<string, Promise<CachedList>>()
+  readonly #params: UpstreamParamsBuilder
+  readonly #now: () => number
+
+  constructor(params: UpstreamParamsBuilder, now: () => number = Date.now) {
+    this.#params = params
+    this.#now = now
+  }
+
+  // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy.
+  async get(backend: Backend, kind: ListKind, options: { allowStale?: boolean; signal?: AbortSignal } = {}): Promise<CachedList> {
+    const key = `${backend.name}\u0000${kind.id}`
+    const cached = this.#entries.get(key)
+    if (cached && (options.allowStale || this.#isFresh(cached))) return cached
+    let pending = this.#inflight.get(key)
+    if (!pending) {
+      pending = this.#fetchAll(backend, kind).finally(() => this.#inflight.delete(key))
+      this.#inflight.set(key, pending)
+    }
+    const list = await pending
+    this.#entries.set(key, list)
+    return list
+  }
+
+  peek(backend: Backend, kind: ListKind): CachedList | undefined {
+    return this.#entries.get(`${backend.name}\u0000${kind.id}`)
+  }
+
+  invalidate(backendName: string, kindId?: ListKind['id']): void {
+    for (const key of [...this.#entries.keys()]) {
+      const [name, id] = key.split('\u0000')
+      if (name === backendName && (kindId === undefined || id === kindId)) this.#entries.delete(key)
+    }
+  }
+
+  remainingTtl(list: CachedList): number {
+    return Math.max(0, Math.floor(list.fetchedAt + list.hints.ttlMs - this.#now()))
+  }
+
+  #isFresh(list: CachedList): boolean {
+    return this.#now() < list.fetchedAt + list.hints.ttlMs
+  }
+
+  // PAGE-3: follow the backend's own cursors to the end; one cacheScope for all (PAGE-5).
+  async #fetchAll(backend: Backend, kind: ListKind): Promise<CachedList> {
+    const items: JsonObject[] = []
+    const hints: CacheHints[] = []
+    const fetchedAt = this.#now()
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_UPSTREAM_PAGES; page++) {
+      const params = this.#params.forList(backend, cursor)
+      const reply = await backend.request({ method: kind.method, params, signal: AbortSignal.timeout(30_000) })
+      if (!reply.ok) throw Object.assign(new Error(`${kind.method} failed: ${reply.error.message}`), { rpcError: reply.error })
+      const pageItems = reply.result[kind.key]
+      if (Array.isArray(pageItems)) items.push(...pageItems.filter(isJsonObject))
+      hints.push(readCacheHints(reply.result))
+      cursor = typeof reply.result.nextCursor === 'string' ? reply.result.nextCursor : undefined
+      if (cursor === undefined) break
+    }
+    const ttlMs = Math.min(...hints.map((h) => h.ttlMs))
+    const cacheScope = hints.some((h) => h.cacheScope === 'private') ? 'private' : 'public'
+    return { items, hints: { ttlMs, cacheScope }, fetchedAt }
+  }
+}

@@ -1,0 +1,133 @@
+// Dispatch (G2 step 5): gateway-owned methods answer from the catalog; routed methods go to the
+// owning backend with the name mapped back; every result is stamped for a modern client.
+import type { Logger } from '../observability/logger.ts'
+import { GatewayError } from '../errors.ts'
+import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import { isJsonObject } from '../protocol/jsonrpc.ts'
+import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
+import type { ValidRequest } from '../protocol/validate.ts'
+import { BackendError } from '../upstream/backend.ts'
+import { listAggregated } from './aggregate.ts'
+import type { BackendEntry, BackendSet } from './backend-set.ts'
+import type { Catalog } from './catalog.ts'
+import { buildDiscoverResult } from './discover.ts'
+import { LIST_KINDS } from './list-kinds.ts'
+import { fromBackendError, fromBackendRpcError, fromGatewayError, type RouteReply } from './outcome.ts'
+import { resolveName, resolveUri } from './resolve.ts'
+import type { Sealer } from './seal.ts'
+import type { UpstreamParamsBuilder } from './upstream-params.ts'
+
+export interface RouterDeps {
+  backends: BackendSet
+  catalog: Catalog
+  sealer: Sealer
+  params: UpstreamParamsBuilder
+  logger: Logger
+  serverInfo: ServerInfo
+  listen: boolean
+}
+
+export interface CallContext {
+  signal: AbortSignal
+  onNotification: (notification: JsonRpcNotification) => void
+  // Set by the router for the access log and metrics.
+  backend?: string
+  tool?: string
+}
+
+interface Forward {
+  entry: BackendEntry
+  params: JsonObject
+  headers?: Record<string, string>
+}
+
+export class Router {
+  readonly #deps: RouterDeps
+
+  constructor(deps: RouterDeps) {
+    this.#deps = deps
+  }
+
+  async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
+    try {
+      return await this.#dispatch(valid, ctx)
+    } catch (err) {
+      if (err instanceof GatewayError) return fromGatewayError(err)
+      if (err instanceof BackendError) return fromBackendError(err)
+      throw err
+    }
+  }
+
+  async #dispatch(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
+    const { method } = valid.request
+    if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
+    const kind = LIST_KINDS.get(method)
+    if (kind) return this.#complete(valid, await listAggregated(this.#deps, kind, valid.params))
+    const forward = await this.#target(valid, ctx)
+    return this.#forward(valid, forward, ctx)
+  }
+
+  async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
+    const { backends, catalog, params } = this.#deps
+    const p = valid.params
+    switch (valid.request.method) {
+      case 'tools/call':
+      case 'prompts/get': {
+        const name = requireString(p.name, 'name')
+        const target = await resolveName(backends, catalog, valid.request.method === 'tools/call' ? 'tools' : 'prompts', name)
+        ctx.tool = name
+        return { entry: target.entry, params: params.forCall(target.entry.backend, p, { name: target.name }) }
+      }
+      case 'resources/read': {
+        const entry = await resolveUri(backends, catalog, requireString(p.uri, 'uri'))
+        return { entry, params: params.forCall(entry.backend, p) }
+      }
+      case 'completion/complete':
+        return this.#completionTarget(p)
+      default:
+        throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', valid.request.method)
+    }
+  }
+
+  // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
+  async #completionTarget(p: JsonObject): Promise<Forward> {
+    const { backends, catalog, params } = this.#deps
+    const ref = isJsonObject(p.ref) ? p.ref : undefined
+    if (ref?.type === 'ref/prompt') {
+      const target = await resolveName(backends, catalog, 'prompts', requireString(ref.name, 'ref.name'))
+      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }) }
+    }
+    if (ref?.type === 'ref/resource') {
+      const entry = await resolveUri(backends, catalog, requireString(ref.uri, 'ref.uri'))
+      return { entry, params: params.forCall(entry.backend, p) }
+    }
+    throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
+  }
+
+  async #forward(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<RouteReply> {
+    ctx.backend = forward.entry.backend.name
+    const reply = await forward.entry.backend.request({
+      method: valid.request.method,
+      params: forward.params,
+      signal: ctx.signal,
+      onNotification: ctx.onNotification,
+      headers: forward.headers,
+    })
+    if (!reply.ok) return fromBackendRpcError(reply.error, valid.params)
+    // MRTR-1: only three methods may answer input_required.
+    if (reply.result.resultType === RESULT_TYPE.inputRequired && !valid.spec.mrtr) {
+      throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
+    }
+    return this.#complete(valid, reply.result)
+  }
+
+  #complete(valid: ValidRequest, result: JsonObject): RouteReply {
+    const stamped = stampResult(result, this.#deps.serverInfo)
+    return { ok: true, result: valid.spec.cacheable ? stampCacheHints(stamped) : stamped }
+  }
+}
+
+function requireString(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', `${field} must be a string`)
+  return value
+}

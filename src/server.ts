@@ -1,0 +1,38 @@
+// Entry point: load config → build → listen; SIGTERM/SIGINT → graceful drain. The only process.exit.
+import { build } from './app.ts'
+import { ConfigError, loadConfig } from './config/loader.ts'
+
+async function main(): Promise<void> {
+  let config
+  try {
+    config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err
+    process.stderr.write(`mcp-gateway: ${err.message}\n`)
+    process.exit(2)
+  }
+  const app = await build(config)
+  await app.listen({ host: config.host, port: config.port })
+  let closing = false
+  const shutdown = (signal: string): void => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const deadline = setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    deadline.unref()
+    app.close().then(() => process.exit(0), (err: unknown) => {
+      app.log.error({ err }, 'error during shutdown')
+      process.exit(1)
+    })
+  }
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`mcp-gateway: failed to start: ${err instanceof Error ? err.stack : String(err)}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,77 @@
+// The Backend interface: what routing needs from any MCP server behind the gateway,
+// whatever its transport (HTTP, stdio) or era (2026-07-28 modern, 2025-11-25 legacy).
+import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+
+export const ERA = { modern: 'modern', legacy: 'legacy', unknown: 'unknown' } as const
+export type Era = (typeof ERA)[keyof typeof ERA]
+
+export interface UpstreamCall {
+  method: string
+  // Params in the backend's own view: names de-prefixed, `_meta` built by the gateway
+  // (protocolVersion, clientCapabilities, clientInfo, progressToken, logLevel, trace context).
+  params: JsonObject
+  // Aborted when the client goes away or the call times out (CANCEL-1/2/3).
+  signal: AbortSignal
+  // Request-scoped notifications (progress, log), with the client's progressToken restored.
+  onNotification?: (notification: JsonRpcNotification) => void
+  // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
+  headers?: Record<string, string>
+}
+
+// What a backend answered: a result object or a JSON-RPC error it returned (passed through).
+export type UpstreamReply =
+  | { ok: true; result: JsonObject }
+  | { ok: false; error: JsonRpcErrorObject }
+
+export interface BackendStatus {
+  name: string
+  transport: 'http' | 'stdio'
+  era: Era
+  up: boolean
+  // Why it is down, when it is (never a secret).
+  reason?: string
+  protocolVersion?: string
+}
+
+// Listen streams: the backend pushes list_changed / resources/updated notifications.
+export interface ListenSink {
+  onNotification(notification: JsonRpcNotification): void
+  onClose(reason: string): void
+}
+
+export interface Backend {
+  readonly name: string
+  readonly transport: 'http' | 'stdio'
+  // Probe era and readiness; never throws (a failed probe marks the backend down).
+  start(): Promise<void>
+  status(): BackendStatus
+  // Server capabilities as the backend declared them (discover or initialize); {} when unknown.
+  capabilities(): JsonObject
+  // Transport failures (refused, reset, timeout, bad reply, child died) reject with a BackendError;
+  // JSON-RPC errors from the backend resolve as { ok: false }.
+  request(call: UpstreamCall): Promise<UpstreamReply>
+  // Optional: open a long-lived subscriptions/listen (or legacy GET) stream. Returns a closer.
+  listen?(filter: JsonObject, sink: ListenSink): () => void
+  close(): Promise<void>
+}
+
+export const BACKEND_FAILURE = {
+  unreachable: 'unreachable',
+  timeout: 'timeout',
+  badReply: 'bad_reply',
+  closed: 'closed',
+  aborted: 'aborted',
+} as const
+export type BackendFailure = (typeof BACKEND_FAILURE)[keyof typeof BACKEND_FAILURE]
+
+// One error class for every transport failure, with a stable reason and a cause chain.
+export class BackendError extends Error {
+  readonly backend: string
+  readonly reason: BackendFailure
+  constructor(backend: string, reason: BackendFailure, message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'BackendError'
+    this.backend = backend
+    this.reason = reason
+  }
+}

@@ -1,0 +1,16 @@
+// One factory for every backend kind in the config.
+import type { Logger } from '../observability/logger.ts'
+import type { BackendConfig } from '../config/types.ts'
+import type { ServerInfo } from '../protocol/result.ts'
+import type { Backend } from './backend.ts'
+import { createHttpBackend } from './http-backend.ts'
+
+export interface BackendDeps {
+  logger: Logger
+  clientInfo: ServerInfo
+}
+
+export function createBackend(config: BackendConfig, deps: BackendDeps): Backend {
+  if (config.transport === 'http') return createHttpBackend(config, deps)
+  throw new Error(`backend ${config.name}: transport ${config.transport} is not supported yet`)
+}

@@ -1,0 +1,154 @@
+// A Streamable HTTP backend: one undici Pool, JSON or SSE replies, cancel by closing the stream
+// (CANCEL-2), timeouts per backend (CANCEL-8), era probe and re-probe with backoff.
+import { Pool, type Dispatcher } from 'undici'
+import type { Logger } from '../observability/logger.ts'
+import type { HttpBackendConfig } from '../config/types.ts'
+import type { JsonObject } from '../protocol/jsonrpc.ts'
+import { encodeHeaderValue, HEADER } from '../protocol/headers.ts'
+import { META } from '../protocol/meta.ts'
+import { getMethodSpec } from '../protocol/methods.ts'
+import type { ServerInfo } from '../protocol/result.ts'
+import { MODERN_VERSION } from '../protocol/version.ts'
+import { BackendError, ERA, type Backend, type BackendStatus, type Era, type UpstreamCall, type UpstreamReply } from './backend.ts'
+import { toBackendError } from './http-errors.ts'
+import { readReply } from './http-reply.ts'
+import { Reprober } from './reprober.ts'
+
+export interface HttpBackendDeps {
+  logger: Logger
+  clientInfo: ServerInfo
+  probeTimeoutMs?: number
+}
+
+const MAX_EVENT_CHARS = 16 * 1024 * 1024
+
+export class HttpBackend implements Backend {
+  readonly name: string
+  readonly transport = 'http'
+  readonly #config: HttpBackendConfig
+  readonly #deps: HttpBackendDeps
+  readonly #pool: Pool
+  readonly #path: string
+  readonly #reprober: Reprober
+  #era: Era = ERA.unknown
+  #up = false
+  #reason: string | undefined = 'not probed yet'
+  #capabilities: JsonObject = {}
+  #nextId = 0
+
+  constructor(config: HttpBackendConfig, deps: HttpBackendDeps) {
+    this.name = config.name
+    this.#config = config
+    this.#deps = deps
+    const url = new URL(config.url)
+    this.#path = url.pathname + url.search
+    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1 })
+    this.#reprober = new Reprober(() => this.#probe())
+  }
+
+  async start(): Promise<void> {
+    await this.#probe()
+  }
+
+  status(): BackendStatus {
+    const status: BackendStatus = { name: this.name, transport: 'http', era: this.#era, up: this.#up }
+    if (this.#reason !== undefined) status.reason = this.#reason
+    if (this.#era === ERA.modern) status.protocolVersion = MODERN_VERSION
+    return status
+  }
+
+  capabilities(): JsonObject {
+    return this.#capabilities
+  }
+
+  async request(call: UpstreamCall): Promise<UpstreamReply> {
+    const id = `gw-${++this.#nextId}`
+    const timeout = AbortSignal.timeout(this.#config.timeoutMs)
+    const signal = AbortSignal.any([call.signal, timeout])
+    let response: Dispatcher.ResponseData
+    try {
+      response = await this.#pool.request({
+        path: this.#path,
+        method: 'POST',
+        headers: this.#headers(call),
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params }),
+        signal,
+      })
+    } catch (err) {
+      throw this.#fail(err, call.signal, timeout)
+    }
+    try {
+      return await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
+    } catch (err) {
+      throw this.#fail(err, call.signal, timeout)
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#reprober.dispose()
+    await this.#pool.destroy()
+  }
+
+  // HTTP-9, HDR-10: the backend's own view of the mirrored headers; its own credentials first.
+  #headers(call: UpstreamCall): Record<string, string> {
+    const meta = call.params._meta as JsonObject | undefined
+    const headers: Record<string, string> = {
+      ...this.#config.headers,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      [HEADER.protocolVersion]: String(meta?.[META.protocolVersion] ?? MODERN_VERSION),
+      [HEADER.method]: call.method,
+    }
+    const nameParam = getMethodSpec(call.method)?.nameParam
+    const name = nameParam === undefined ? undefined : call.params[nameParam]
+    if (typeof name === 'string') headers[HEADER.name] = encodeHeaderValue(name)
+    return call.headers ? { ...headers, ...call.headers } : headers
+  }
+
+  #fail(err: unknown, clientSignal: AbortSignal, timeout: AbortSignal): BackendError {
+    const failure = toBackendError(this.name, err, { aborted: clientSignal.aborted, timedOut: timeout.aborted })
+    if (failure.reason === 'unreachable') this.#markDown(failure.message)
+    return failure
+  }
+
+  #markDown(reason: string): void {
+    if (this.#up) this.#deps.logger.warn({ backend: this.name, reason }, 'backend down')
+    this.#up = false
+    this.#reason = reason
+    this.#reprober.schedule()
+  }
+
+  // ERA-1, ERA-4: server/discover first; a DiscoverResult means modern.
+  async #probe(): Promise<boolean> {
+    const signal = AbortSignal.timeout(this.#deps.probeTimeoutMs ?? 5_000)
+    const params = {
+      _meta: {
+        [META.protocolVersion]: MODERN_VERSION,
+        [META.clientCapabilities]: {},
+        [META.clientInfo]: this.#deps.clientInfo,
+      },
+    }
+    try {
+      const reply = await this.request({ method: 'server/discover', params, signal })
+      if (!reply.ok) throw new BackendError(this.name, 'bad_reply', `server/discover failed: ${reply.error.message}`)
+      this.#capabilities = (reply.result.capabilities ?? {}) as JsonObject
+      this.#setUp(ERA.modern)
+      return true
+    } catch (err) {
+      this.#markDown(err instanceof Error ? err.message : String(err))
+      return false
+    }
+  }
+
+  #setUp(era: Era): void {
+    if (!this.#up) this.#deps.logger.info({ backend: this.name, era }, 'backend up')
+    this.#era = era
+    this.#up = true
+    this.#reason = undefined
+    this.#reprober.reset()
+  }
+}
+
+export function createHttpBackend(config: HttpBackendConfig, deps: HttpBackendDeps): Backend {
+  return new HttpBackend(config, deps)
+}
