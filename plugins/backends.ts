@@ -9,6 +9,8 @@ import { Catalog } from '../src/routing/catalog.ts'
 import { Router } from '../src/routing/router.ts'
 import { Sealer } from '../src/routing/seal.ts'
 import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
+import { readHeaderParams } from '../src/protocol/param-headers.ts'
+import { ListenHub } from '../src/routing/listen-hub.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +20,7 @@ declare module 'fastify' {
       router: Router
       sealer: Sealer
       serverInfo: ServerInfo
+      hub: ListenHub
       // Settles when every backend's first probe has (up or down).
       probed(): Promise<void>
     }
@@ -41,16 +44,24 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const sealer = new Sealer(secret)
   const params = new UpstreamParamsBuilder(serverInfo)
   const catalog = new Catalog(params)
-  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: false })
+  // HDR-11: a tool with invalid x-mcp-header annotations is dropped from tools/list, with a warning.
+  const acceptTool = (tool: Record<string, unknown>, backend: string): boolean => {
+    const check = readHeaderParams(tool)
+    if (!check.ok) logger.warn({ backend, tool: tool.name, reason: check.problem }, 'tool dropped from tools/list')
+    return check.ok
+  }
+  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
-  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, probed })
+  const hub = new ListenHub(backends, catalog, logger)
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up.
   app.addHook('onReady', async () => {
-    void probed()
+    void probed().then(() => hub.start())
   })
   app.addHook('onClose', async () => {
+    hub.close()
     await Promise.all(entries.map((e) => e.backend.close()))
   })
 }, { name: 'backends', dependencies: ['metrics'] })

@@ -11,6 +11,9 @@ import errorHandlerPlugin from '../plugins/error-handler.ts'
 import mcpRoutes from '../routes/mcp.ts'
 import healthRoutes from '../routes/health.ts'
 import metricsRoutes from '../routes/metrics.ts'
+import { serveListen, type ListenDeps } from './http/listen-stream.ts'
+import type { McpHandlerDeps } from './http/mcp-handler.ts'
+import { buildCapabilities } from './routing/discover.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -43,7 +46,19 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     exposedHeaders: [],
     maxAge: 600,
   })
-  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps: { router: app.gateway.router, metrics: app.metrics } })
+  const listenDeps: ListenDeps = {
+    hub: app.gateway.hub,
+    keepAliveMs: config.keepAliveMs,
+    serverInfo: SERVER_INFO,
+    capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
+    closers: new Set(),
+  }
+  // SUB-9: open listen streams get their closing result before the server stops accepting.
+  app.addHook('preClose', async () => {
+    for (const close of listenDeps.closers) close()
+  })
+  const listen: McpHandlerDeps['listen'] = (valid, stream, res) => serveListen(listenDeps, valid, stream, res)
+  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps: { router: app.gateway.router, metrics: app.metrics, listen } })
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
   return app

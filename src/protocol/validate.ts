@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject, JsonRpcRequest } from './jsonrpc.ts'
-import { HEADER, checkStandardHeaders } from './headers.ts'
+import { HEADER, checkStandardHeaders, getParamHeaders } from './headers.ts'
 import { META, isLogLevel, validateMeta, type LogLevel } from './meta.ts'
 import { getMethodSpec, type MethodSpec } from './methods.ts'
 import { LEGACY_VERSION, MODERN_VERSIONS, isSupportedModernVersion } from './version.ts'
@@ -15,6 +15,8 @@ export interface ValidRequest {
   version: string
   spec: MethodSpec
   logLevel: LogLevel | undefined
+  // Mcp-Param-* headers as sent (name lower-case, without the prefix), checked against the tool later.
+  paramHeaders: ReadonlyMap<string, string>
 }
 
 function unsupportedVersion(requested: string): GatewayError {
@@ -43,5 +45,6 @@ export function validateModernRequest(headers: IncomingHttpHeaders, request: Jso
   if (spec === undefined) return new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', request.method) // ERR-8
   const level = metaCheck.meta[META.logLevel]
   if (level !== undefined && !isLogLevel(level)) return new GatewayError('MCP_GATEWAY_LOG_LEVEL_INVALID', String(level)) // ERR-14
-  return { request, params: request.params ?? {}, meta: metaCheck.meta, version: metaCheck.version, spec, logLevel: level }
+  const paramHeaders = getParamHeaders(headers)
+  return { request, params: request.params ?? {}, meta: metaCheck.meta, version: metaCheck.version, spec, logLevel: level, paramHeaders }
 }

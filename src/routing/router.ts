@@ -16,6 +16,9 @@ import { fromBackendError, fromBackendRpcError, fromGatewayError, type RouteRepl
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
+import { ANONYMOUS, checkInputRequired, openRequestState, sealResult, type StateBinding } from './mrtr.ts'
+import { buildParamHeaders, checkParamHeaders, readHeaderParams } from '../protocol/param-headers.ts'
+import { META } from '../protocol/meta.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -25,6 +28,8 @@ export interface RouterDeps {
   logger: Logger
   serverInfo: ServerInfo
   listen: boolean
+  stateTtlMs: number
+  acceptTool?: (tool: JsonObject, backend: string) => boolean
 }
 
 export interface CallContext {
@@ -39,6 +44,8 @@ interface Forward {
   entry: BackendEntry
   params: JsonObject
   headers?: Record<string, string>
+  // MRTR-capable methods: what sealed requestState is bound to.
+  binding?: StateBinding
 }
 
 export class Router {
@@ -68,25 +75,47 @@ export class Router {
   }
 
   async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
-    const { backends, catalog, params } = this.#deps
+    const { backends, catalog } = this.#deps
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
       case 'prompts/get': {
         const name = requireString(p.name, 'name')
-        const target = await resolveName(backends, catalog, valid.request.method === 'tools/call' ? 'tools' : 'prompts', name)
+        const isTool = valid.request.method === 'tools/call'
+        const target = await resolveName(backends, catalog, isTool ? 'tools' : 'prompts', name)
         ctx.tool = name
-        return { entry: target.entry, params: params.forCall(target.entry.backend, p, { name: target.name }) }
+        const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
+        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers }, name)
       }
       case 'resources/read': {
-        const entry = await resolveUri(backends, catalog, requireString(p.uri, 'uri'))
-        return { entry, params: params.forCall(entry.backend, p) }
+        const uri = requireString(p.uri, 'uri')
+        return this.#withState(valid, { entry: await resolveUri(backends, catalog, uri), params: {} }, uri)
       }
       case 'completion/complete':
         return this.#completionTarget(p)
       default:
         throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', valid.request.method)
     }
+  }
+
+  // HDR-7: Mcp-Param-* checked against the tool's x-mcp-header annotations; HDR-9/10 for the backend.
+  #paramHeaders(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
+    const annotations = tool ? readHeaderParams(tool) : undefined
+    const params = annotations?.ok ? annotations.params : []
+    const problem = checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
+    if (problem !== undefined) throw new GatewayError('MCP_GATEWAY_HEADER_MISMATCH', problem)
+    if (params.length === 0 && valid.paramHeaders.size === 0) return undefined
+    return buildParamHeaders(params, valid.params.arguments, valid.paramHeaders)
+  }
+
+  // MRTR-5/8/9: a retry's sealed state is opened and must be bound to this request.
+  #withState(valid: ValidRequest, forward: Forward, name: string): Forward {
+    const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal: ANONYMOUS }
+    const overrides: JsonObject = { ...forward.params }
+    if (valid.params.requestState !== undefined) {
+      overrides.requestState = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
+    }
+    return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
   }
 
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
@@ -114,11 +143,17 @@ export class Router {
       headers: forward.headers,
     })
     if (!reply.ok) return fromBackendRpcError(reply.error, valid.params)
-    // MRTR-1: only three methods may answer input_required.
-    if (reply.result.resultType === RESULT_TYPE.inputRequired && !valid.spec.mrtr) {
-      throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
+    let result = reply.result
+    if (result.resultType === RESULT_TYPE.inputRequired) {
+      // MRTR-1: only three methods may answer input_required.
+      if (!valid.spec.mrtr || !forward.binding) {
+        throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
+      }
+      const capabilities = valid.meta[META.clientCapabilities] as JsonObject
+      checkInputRequired(result, capabilities, forward.entry.backend.name)
+      result = sealResult(this.#deps.sealer, forward.binding, result, this.#deps.stateTtlMs)
     }
-    return this.#complete(valid, reply.result)
+    return this.#complete(valid, result)
   }
 
   #complete(valid: ValidRequest, result: JsonObject): RouteReply {

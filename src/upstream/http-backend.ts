@@ -3,16 +3,21 @@
 import { Pool, type Dispatcher } from 'undici'
 import type { Logger } from '../observability/logger.ts'
 import type { HttpBackendConfig } from '../config/types.ts'
-import type { JsonObject } from '../protocol/jsonrpc.ts'
+import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { encodeHeaderValue, HEADER } from '../protocol/headers.ts'
 import { META } from '../protocol/meta.ts'
 import { getMethodSpec } from '../protocol/methods.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import { MODERN_VERSION } from '../protocol/version.ts'
-import { BackendError, ERA, type Backend, type BackendStatus, type Era, type UpstreamCall, type UpstreamReply } from './backend.ts'
+import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from './backend.ts'
 import { toBackendError } from './http-errors.ts'
 import { readReply } from './http-reply.ts'
 import { Reprober } from './reprober.ts'
+import { isEventStream, readSse } from './reply-reader.ts'
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
 
 export interface HttpBackendDeps {
   logger: Logger
@@ -82,6 +87,39 @@ export class HttpBackend implements Backend {
     } catch (err) {
       throw this.#fail(err, call.signal, timeout)
     }
+  }
+
+  // A long-lived subscriptions/listen stream (SUB-*): notifications go to the sink as received;
+  // the sink hears onClose when it ends for any reason other than the returned closer.
+  listen(filter: JsonObject, sink: ListenSink): () => void {
+    const controller = new AbortController()
+    const params = {
+      notifications: filter,
+      _meta: { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: this.#deps.clientInfo },
+    }
+    const call = { method: 'subscriptions/listen', params, signal: controller.signal }
+    const id = `gw-listen-${++this.#nextId}`
+    const run = async (): Promise<string> => {
+      const response = await this.#pool.request({
+        path: this.#path, method: 'POST', headers: this.#headers(call), signal: controller.signal,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params }),
+      })
+      if (!isEventStream(headerValue(response.headers['content-type']))) {
+        await response.body.dump()
+        return `listen answered HTTP ${response.statusCode} without a stream`
+      }
+      await readSse(response.body, (message) => {
+        if (typeof message.method === 'string' && message.method !== 'notifications/subscriptions/acknowledged') {
+          sink.onNotification(message as unknown as JsonRpcNotification)
+        }
+        return false
+      }, MAX_EVENT_CHARS)
+      return 'listen stream ended'
+    }
+    run().then((reason) => sink.onClose(reason), (err: unknown) => {
+      if (!controller.signal.aborted) sink.onClose(err instanceof Error ? err.message : String(err))
+    })
+    return () => controller.abort()
   }
 
   async close(): Promise<void> {

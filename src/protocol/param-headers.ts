@@ -1,0 +1,85 @@
+// Mcp-Param-{Name} headers (HDR-7..11): reading x-mcp-header annotations from a tool's inputSchema,
+// checking a client's headers against the arguments, and building the backend's headers. Pure.
+import { isJsonObject, type JsonObject } from './jsonrpc.ts'
+import { HEADER, decodeHeaderValue, encodeHeaderValue, headerMatchesValue } from './headers.ts'
+
+export interface HeaderParam {
+  header: string // lower-case, without the Mcp-Param- prefix
+  path: string[] // property path from the arguments root
+  type: string
+}
+
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HEADER_TYPES = new Set(['string', 'integer', 'boolean'])
+const MAX_DEPTH = 8
+
+function collect(schema: JsonObject, path: string[], out: HeaderParam[], problems: string[]): void {
+  const properties = schema.properties
+  if (!isJsonObject(properties) || path.length >= MAX_DEPTH) return
+  for (const [name, prop] of Object.entries(properties)) {
+    if (!isJsonObject(prop)) continue
+    const annotation = prop['x-mcp-header']
+    if (annotation !== undefined) {
+      // HDR-11: a non-empty token, on a string/integer/boolean property.
+      if (typeof annotation !== 'string' || !TOKEN.test(annotation)) problems.push(`invalid x-mcp-header on ${[...path, name].join('.')}`)
+      else if (!HEADER_TYPES.has(String(prop.type))) problems.push(`x-mcp-header on ${[...path, name].join('.')} of type ${String(prop.type)}`)
+      else out.push({ header: annotation.toLowerCase(), path: [...path, name], type: String(prop.type) })
+    }
+    collect(prop, [...path, name], out, problems)
+  }
+}
+
+export type HeaderParamsResult = { ok: true; params: HeaderParam[] } | { ok: false; problem: string }
+
+// HDR-11: the annotations of one tool, or why the tool must be dropped from tools/list.
+export function readHeaderParams(tool: JsonObject): HeaderParamsResult {
+  const schema = tool.inputSchema
+  if (!isJsonObject(schema)) return { ok: true, params: [] }
+  const params: HeaderParam[] = []
+  const problems: string[] = []
+  collect(schema, [], params, problems)
+  const names = new Set<string>()
+  for (const p of params) {
+    if (names.has(p.header)) problems.push(`duplicate x-mcp-header ${p.header}`)
+    names.add(p.header)
+  }
+  return problems.length > 0 ? { ok: false, problem: problems.join('; ') } : { ok: true, params }
+}
+
+function valueAt(args: unknown, path: string[]): unknown {
+  let current = args
+  for (const key of path) current = isJsonObject(current) ? current[key] : undefined
+  return current
+}
+
+// HDR-7, HDR-8: every annotated argument present needs its header, with a matching value.
+export function checkParamHeaders(params: HeaderParam[], args: unknown, sent: ReadonlyMap<string, string>): string | undefined {
+  for (const p of params) {
+    const value = valueAt(args, p.path)
+    const raw = sent.get(p.header)
+    const name = `${HEADER.paramPrefix}${p.header}`
+    if (value === undefined || value === null) {
+      if (raw !== undefined) return `${name} header sent without a value in arguments`
+      continue
+    }
+    if (raw === undefined) return `missing ${name} header`
+    const decoded = decodeHeaderValue(raw)
+    if (decoded === undefined) return `${name} header has invalid characters`
+    if (!headerMatchesValue(decoded, value)) return `${name} header does not match the arguments`
+  }
+  return undefined
+}
+
+// HDR-10: the backend's Mcp-Param-* headers, computed from the body; HDR-9: unknown ones copied.
+export function buildParamHeaders(params: HeaderParam[], args: unknown, sent: ReadonlyMap<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const known = new Set(params.map((p) => p.header))
+  for (const [name, raw] of sent) if (!known.has(name)) headers[`${HEADER.paramPrefix}${name}`] = raw
+  for (const p of params) {
+    const value = valueAt(args, p.path)
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+      headers[`${HEADER.paramPrefix}${p.header}`] = encodeHeaderValue(value)
+    }
+  }
+  return headers
+}
