@@ -1,5 +1,6 @@
 // A Streamable HTTP backend: one undici Pool, JSON or SSE replies, cancel by closing the stream
-// (CANCEL-2), timeouts per backend (CANCEL-8), era probe and re-probe with backoff.
+// (CANCEL-2), timeouts per backend (CANCEL-8), era probe and re-probe with backoff. A backend that
+// turns out to be 2025-11-25 (ERA-1, ERA-4) is spoken to through a legacy session (LEGACY-C1..C7).
 import { Pool, type Dispatcher } from 'undici'
 import type { Logger } from '../observability/logger.ts'
 import type { HttpBackendConfig } from '../config/types.ts'
@@ -12,8 +13,12 @@ import { MODERN_VERSION } from '../protocol/version.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from './backend.ts'
 import { toBackendError } from './http-errors.ts'
 import { readReply } from './http-reply.ts'
+import { requestLegacy } from './legacy-call.ts'
+import { decideHttpEra, type HttpProbeOutcome } from './legacy-era.ts'
+import { LegacyListens } from './legacy-listen.ts'
+import { LegacySession } from './legacy-session.ts'
 import { Reprober } from './reprober.ts'
-import { isEventStream, readSse } from './reply-reader.ts'
+import { BadReplyError, isEventStream, readSse } from './reply-reader.ts'
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value
@@ -34,7 +39,9 @@ export class HttpBackend implements Backend {
   readonly #deps: HttpBackendDeps
   readonly #pool: Pool
   readonly #path: string
+  readonly #origin: string
   readonly #reprober: Reprober
+  #legacy: { session: LegacySession; listens: LegacyListens } | undefined
   #era: Era = ERA.unknown
   #up = false
   #reason: string | undefined = 'not probed yet'
@@ -47,6 +54,7 @@ export class HttpBackend implements Backend {
     this.#deps = deps
     const url = new URL(config.url)
     this.#path = url.pathname + url.search
+    this.#origin = url.origin
     this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1 })
     this.#reprober = new Reprober(() => this.#probe())
   }
@@ -59,6 +67,7 @@ export class HttpBackend implements Backend {
     const status: BackendStatus = { name: this.name, transport: 'http', era: this.#era, up: this.#up }
     if (this.#reason !== undefined) status.reason = this.#reason
     if (this.#era === ERA.modern) status.protocolVersion = MODERN_VERSION
+    if (this.#era === ERA.legacy && this.#legacy) status.protocolVersion = this.#legacy.session.protocolVersion
     return status
   }
 
@@ -67,6 +76,21 @@ export class HttpBackend implements Backend {
   }
 
   async request(call: UpstreamCall): Promise<UpstreamReply> {
+    if (this.#era === ERA.legacy && this.#legacy) return this.#requestLegacy(this.#legacy.session, call)
+    return this.#requestModern(call)
+  }
+
+  async #requestLegacy(session: LegacySession, call: UpstreamCall): Promise<UpstreamReply> {
+    const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS }
+    try {
+      return await requestLegacy(session, call, options)
+    } catch (err) {
+      if (err instanceof BackendError && err.reason === 'unreachable') this.#markDown(err.message)
+      throw err
+    }
+  }
+
+  async #requestModern(call: UpstreamCall): Promise<UpstreamReply> {
     const id = `gw-${++this.#nextId}`
     const timeout = AbortSignal.timeout(this.#config.timeoutMs)
     const signal = AbortSignal.any([call.signal, timeout])
@@ -92,6 +116,8 @@ export class HttpBackend implements Backend {
   // A long-lived subscriptions/listen stream (SUB-*): notifications go to the sink as received;
   // the sink hears onClose when it ends for any reason other than the returned closer.
   listen(filter: JsonObject, sink: ListenSink): () => void {
+    // LEGACY-C4: a legacy session's GET stream instead of subscriptions/listen.
+    if (this.#era === ERA.legacy && this.#legacy) return this.#legacy.listens.open(filter, sink)
     const controller = new AbortController()
     const params = {
       notifications: filter,
@@ -124,7 +150,19 @@ export class HttpBackend implements Backend {
 
   async close(): Promise<void> {
     this.#reprober.dispose()
+    await this.#dropLegacy()
     await this.#pool.destroy()
+  }
+
+  // LEGACY-C3: DELETE the session (405 accepted); a failure is logged, never thrown.
+  async #dropLegacy(reason?: string): Promise<void> {
+    const legacy = this.#legacy
+    this.#legacy = undefined
+    if (!legacy) return
+    legacy.listens.closeAll(reason)
+    await legacy.session.terminate().catch((err: unknown) => {
+      this.#deps.logger.warn({ backend: this.name, err }, 'could not end the legacy session')
+    })
   }
 
   // HTTP-9, HDR-10: the backend's own view of the mirrored headers; its own credentials first.
@@ -156,26 +194,65 @@ export class HttpBackend implements Backend {
     this.#reprober.schedule()
   }
 
-  // ERA-1, ERA-4: server/discover first; a DiscoverResult means modern.
+  // ERA-1, ERA-4: server/discover first; a DiscoverResult means modern, a non-modern refusal
+  // means legacy and the initialize handshake follows (LEGACY-C1). The verdict is logged.
   async #probe(): Promise<boolean> {
-    const signal = AbortSignal.timeout(this.#deps.probeTimeoutMs ?? 5_000)
-    const params = {
-      _meta: {
-        [META.protocolVersion]: MODERN_VERSION,
-        [META.clientCapabilities]: {},
-        [META.clientInfo]: this.#deps.clientInfo,
-      },
-    }
     try {
-      const reply = await this.request({ method: 'server/discover', params, signal })
-      if (!reply.ok) throw new BackendError(this.name, 'bad_reply', `server/discover failed: ${reply.error.message}`)
-      this.#capabilities = (reply.result.capabilities ?? {}) as JsonObject
-      this.#setUp(ERA.modern)
+      const verdict = decideHttpEra(await this.#discover())
+      if (verdict.kind === 'down') throw new BackendError(this.name, 'bad_reply', verdict.reason)
+      if (verdict.kind === 'modern') {
+        await this.#dropLegacy('backend is modern now')
+        this.#capabilities = verdict.capabilities
+        this.#deps.logger.info({ backend: this.name, era: ERA.modern, protocolVersion: MODERN_VERSION }, 'backend era detected')
+        this.#setUp(ERA.modern)
+        return true
+      }
+      await this.#openLegacy(verdict.note)
       return true
     } catch (err) {
       this.#markDown(err instanceof Error ? err.message : String(err))
       return false
     }
+  }
+
+  async #discover(): Promise<HttpProbeOutcome> {
+    const signal = AbortSignal.timeout(this.#deps.probeTimeoutMs ?? 5_000)
+    const params = {
+      _meta: { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: this.#deps.clientInfo },
+    }
+    const id = `gw-${++this.#nextId}`
+    const call = { method: 'server/discover', params, signal }
+    try {
+      const response = await this.#pool.request({
+        path: this.#path, method: 'POST', headers: this.#headers(call), signal,
+        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params }),
+      })
+      const reply = await readReply(response, { id, onNotification: undefined, maxEventChars: MAX_EVENT_CHARS }).catch((err: unknown) => {
+        if (err instanceof BadReplyError) return undefined
+        throw err
+      })
+      return { status: response.statusCode, reply }
+    } catch (err) {
+      throw toBackendError(this.name, err, { aborted: false, timedOut: signal.aborted })
+    }
+  }
+
+  async #openLegacy(note: string): Promise<void> {
+    await this.#dropLegacy('legacy session replaced')
+    const session = new LegacySession({
+      backend: this.name, pool: this.#pool, path: this.#path, configHeaders: this.#config.headers, clientInfo: this.#deps.clientInfo,
+      logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS, handshakeTimeoutMs: this.#deps.probeTimeoutMs ?? 5_000,
+    })
+    await session.open()
+    const listens = new LegacyListens({
+      backend: this.name, origin: this.#origin, path: this.#path, session, logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS,
+      call: (method, params) => this.#requestLegacy(session, { method, params, signal: new AbortController().signal }),
+    })
+    this.#legacy = { session, listens }
+    this.#capabilities = session.capabilities
+    const { protocolVersion, sessionId } = session
+    this.#deps.logger.info({ backend: this.name, era: ERA.legacy, protocolVersion, session: sessionId !== undefined, note }, 'backend era detected')
+    this.#setUp(ERA.legacy)
   }
 
   #setUp(era: Era): void {
