@@ -4,6 +4,7 @@ import type { BackendConfig } from '../config/types.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { Backend } from './backend.ts'
 import { createHttpBackend } from './http-backend.ts'
+import { createStdioBackend } from './stdio-backend.ts'
 
 export interface BackendDeps {
   logger: Logger
@@ -12,5 +13,5 @@ export interface BackendDeps {
 
 export function createBackend(config: BackendConfig, deps: BackendDeps): Backend {
   if (config.transport === 'http') return createHttpBackend(config, deps)
-  throw new Error(`backend ${config.name}: transport ${config.transport} is not supported yet`)
+  return createStdioBackend(config, deps)
 }

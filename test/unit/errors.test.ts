@@ -1,0 +1,87 @@
+// THE error catalogue: every code has a spec-legal JSON-RPC code and an HTTP status, and the README
+// error table documents exactly these codes with the same numbers and messages.
+import { readFileSync } from 'node:fs'
+import t from 'tap'
+import { ERRORS, GatewayError, ORIGIN_KEY, RPC, type ErrorCode } from '../../src/errors.ts'
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const CODES = Object.keys(ERRORS) as ErrorCode[]
+
+// README rows: | `CODE` | -32600 | 403 | message |
+function readmeRows(): Map<string, { rpc: number; http: number; message: string }> {
+  const rows = new Map<string, { rpc: number; http: number; message: string }>()
+  for (const match of README.matchAll(/^\|\s*`(MCP_GATEWAY_[A-Z_]+)`\s*\|\s*(-?\d+)\s*\|\s*(\d+)\s*\|\s*(.*?)\s*\|\s*$/gm)) {
+    rows.set(match[1], { rpc: Number(match[2]), http: Number(match[3]), message: match[4] })
+  }
+  return rows
+}
+
+t.test('every catalogue entry → a legal JSON-RPC code and HTTP status', async (t) => {
+  const legal = new Set<number>(Object.values(RPC))
+  for (const code of CODES) {
+    const entry = ERRORS[code]
+    t.ok(legal.has(entry.rpcCode), `${code} → ${entry.rpcCode} is a defined code`)
+    t.ok(!(entry.rpcCode >= -32019 && entry.rpcCode <= -32000), `${code} → not in the legacy -32000..-32019 range (ERR-4)`)
+    t.ok(![-32002, -32042].includes(entry.rpcCode), `${code} → never -32002 / -32042 (ERR-5)`)
+    t.ok(entry.httpStatus === 200 || (entry.httpStatus >= 400 && entry.httpStatus < 600), `${code} → HTTP ${entry.httpStatus}`)
+    t.match(code, /^MCP_GATEWAY_(HTTP|RPC|META|HEADER|VERSION|METHOD|LOG|TOOL|PROMPT|RESOURCE|PARAMS|CURSOR|STATE|UPSTREAM|INTERNAL)(_[A-Z]+)*$/, `${code} → MCP_GATEWAY_<AREA>_<WHAT>`)
+  }
+})
+
+t.test('codes whose status the spec fixes (§24)', async (t) => {
+  const cases: Array<[ErrorCode, number, number]> = [
+    ['MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN', -32600, 403],
+    ['MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED', -32600, 405],
+    ['MCP_GATEWAY_RPC_PARSE_ERROR', -32700, 400],
+    ['MCP_GATEWAY_RPC_INVALID_REQUEST', -32600, 400],
+    ['MCP_GATEWAY_META_MISSING', -32602, 400],
+    ['MCP_GATEWAY_HEADER_MISMATCH', -32020, 400],
+    ['MCP_GATEWAY_VERSION_UNSUPPORTED', -32022, 400],
+    ['MCP_GATEWAY_METHOD_NOT_FOUND', -32601, 404],
+    ['MCP_GATEWAY_TOOL_UNKNOWN', -32602, 200],
+    ['MCP_GATEWAY_RESOURCE_UNKNOWN', -32602, 200],
+    ['MCP_GATEWAY_CURSOR_INVALID', -32602, 200],
+    ['MCP_GATEWAY_UPSTREAM_UNAVAILABLE', -32603, 200],
+    ['MCP_GATEWAY_UPSTREAM_TIMEOUT', -32603, 200],
+  ]
+  for (const [code, rpc, http] of cases) t.match(ERRORS[code], { rpcCode: rpc, httpStatus: http }, `${code} → ${rpc} / HTTP ${http}`)
+})
+
+t.test('README error table ↔ catalogue', async (t) => {
+  const rows = readmeRows()
+  for (const code of CODES) {
+    const row = rows.get(code)
+    const entry = ERRORS[code]
+    t.same(row, { rpc: entry.rpcCode, http: entry.httpStatus, message: entry.message }, `${code} → documented with ${entry.rpcCode} / ${entry.httpStatus} / "${entry.message}"`)
+  }
+  for (const code of rows.keys()) t.ok(code in ERRORS, `README row ${code} → exists in the catalogue`)
+})
+
+t.test('README documents the upstream-failure data shape with the catalogue\'s origin key', async (t) => {
+  t.ok(README.includes(ORIGIN_KEY), `README → mentions ${ORIGIN_KEY}`)
+})
+
+t.test('GatewayError', async (t) => {
+  const cases: Array<[string, GatewayError, { message: string; code: number; status: number; json: object }]> = [
+    ['code only', new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND'),
+      { message: 'Method not found', code: -32601, status: 404, json: { code: -32601, message: 'Method not found' } }],
+    ['code and detail', new GatewayError('MCP_GATEWAY_TOOL_UNKNOWN', 'a__x'),
+      { message: 'Unknown tool: a__x', code: -32602, status: 200, json: { code: -32602, message: 'Unknown tool: a__x' } }],
+    ['empty detail', new GatewayError('MCP_GATEWAY_TOOL_UNKNOWN', ''),
+      { message: 'Unknown tool', code: -32602, status: 200, json: { code: -32602, message: 'Unknown tool' } }],
+    ['with data', new GatewayError('MCP_GATEWAY_VERSION_UNSUPPORTED', 'x', { data: { supported: ['2026-07-28'], requested: 'x' } }),
+      { message: 'Unsupported protocol version: x', code: -32022, status: 400,
+        json: { code: -32022, message: 'Unsupported protocol version: x', data: { supported: ['2026-07-28'], requested: 'x' } } }],
+  ]
+  for (const [name, err, expected] of cases) {
+    t.equal(err.message, expected.message, `${name} → message "${expected.message}"`)
+    t.equal(err.rpcCode, expected.code, `${name} → rpcCode ${expected.code}`)
+    t.equal(err.httpStatus, expected.status, `${name} → httpStatus ${expected.status}`)
+    t.same(err.toJsonRpcError(), expected.json, `${name} → ${JSON.stringify(expected.json)}`)
+    t.equal(err.name, 'GatewayError', `${name} → name GatewayError`)
+    t.type(err, Error, `${name} → an Error`)
+  }
+  const cause = new Error('socket hang up')
+  t.equal(new GatewayError('MCP_GATEWAY_INTERNAL', undefined, { cause }).cause, cause, 'cause → kept on the chain')
+  t.notOk('data' in new GatewayError('MCP_GATEWAY_INTERNAL').toJsonRpcError(), 'no data → no data member')
+})
