@@ -36,6 +36,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   })
+  // E32: only JSON bodies; text/plain (a browser's preflight-free type) must get 415, not a parse.
+  app.removeContentTypeParser('text/plain')
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin)
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })

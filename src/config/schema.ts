@@ -116,10 +116,14 @@ function validateBackends(c: Collector, raw: unknown): BackendConfig[] {
     return []
   }
   const backends = raw.map((b, i) => validateBackend(c, `backends[${i}]`, b)).filter((b) => b !== undefined)
-  const seen = new Set<string>()
+  const names = new Set<string>()
+  const namespaces = new Set<string>()
   for (const b of backends) {
-    if (seen.has(b.name)) c.add('backends', `duplicate backend name "${b.name}"`)
-    seen.add(b.name)
+    if (names.has(b.name)) c.add('backends', `duplicate backend name "${b.name}"`)
+    // Names from two backends under one non-empty namespace could collide: refused at start.
+    if (b.namespace !== '' && namespaces.has(b.namespace)) c.add('backends', `duplicate namespace "${b.namespace}"`)
+    names.add(b.name)
+    namespaces.add(b.namespace)
   }
   return backends
 }

@@ -20,7 +20,7 @@ export interface ValidRequest {
 }
 
 function unsupportedVersion(requested: string): GatewayError {
-  return new GatewayError('MCP_GATEWAY_VERSION_UNSUPPORTED', requested, {
+  return new GatewayError('MCP_GATEWAY_VERSION_UNSUPPORTED', `${requested}; supported: ${MODERN_VERSIONS.join(', ')}`, {
     data: { supported: [...MODERN_VERSIONS], requested },
   })
 }

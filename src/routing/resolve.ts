@@ -1,5 +1,6 @@
 // Finds the backend that owns a tool or prompt name, a resource URI or a completion reference.
 import { GatewayError } from '../errors.ts'
+import { BackendError } from '../upstream/backend.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import { findItem, type Catalog } from './catalog.ts'
@@ -35,7 +36,7 @@ export async function resolveName(backends: BackendSet, catalog: Catalog, kindId
     if (item) return { entry, name, item }
   }
   if (downBackend !== undefined) {
-    throw new GatewayError('MCP_GATEWAY_UPSTREAM_UNAVAILABLE', downBackend, { data: { backend: downBackend } })
+    throw new BackendError(downBackend, 'unreachable', 'backend is down')
   }
   throw new GatewayError(kindId === 'tools' ? 'MCP_GATEWAY_TOOL_UNKNOWN' : 'MCP_GATEWAY_PROMPT_UNKNOWN', gatewayName)
 }

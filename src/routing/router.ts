@@ -60,7 +60,10 @@ export class Router {
       return await this.#dispatch(valid, ctx)
     } catch (err) {
       if (err instanceof GatewayError) return fromGatewayError(err)
-      if (err instanceof BackendError) return fromBackendError(err)
+      if (err instanceof BackendError) {
+        ctx.backend ??= err.backend
+        return fromBackendError(err)
+      }
       throw err
     }
   }

@@ -9,7 +9,7 @@ import { META } from '../protocol/meta.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import { LEGACY_VERSION, MODERN_VERSION, MODERN_VERSIONS } from '../protocol/version.ts'
 import type { Era } from './backend.ts'
-import type { ChildReply } from './stdio-session.ts'
+import type { ChildReply, StdioSession } from './stdio-session.ts'
 
 // Legacy revisions whose messages the gateway can relay as they are (offered: the newest).
 const LEGACY_VERSIONS: readonly string[] = [LEGACY_VERSION, '2025-06-18', '2025-03-26']
@@ -94,4 +94,24 @@ export async function probeEra(channel: ProbeChannel, clientInfo: ClientInfo): P
   const verdict = classifyInitializeReply(await channel.request('initialize', params), discover.note)
   if (verdict.up) channel.notify('notifications/initialized')
   return verdict
+}
+
+// Probe requests on a stdio session, each given up after `timeoutMs` (initialize is never cancelled,
+// LEGACY-13, so a timed-out probe request is only forgotten, not cancelled).
+export function createProbeChannel(session: StdioSession, nextId: () => string, timeoutMs: number): ProbeChannel {
+  return {
+    request: (method, params) => new Promise((resolve) => {
+      const id = nextId()
+      const timer = setTimeout(() => {
+        session.forget(id)
+        resolve({ ok: 'timeout', detail: `no answer within ${timeoutMs} ms` })
+      }, timeoutMs)
+      timer.unref()
+      session.request({ id, method, params }, (reply) => {
+        clearTimeout(timer)
+        resolve(reply)
+      })
+    }),
+    notify: (method, params) => session.notify(method, params),
+  }
 }

@@ -3,17 +3,20 @@
 // when it dies (STDIO-9), shut down by stdin EOF → SIGTERM → SIGKILL (STDIO-8).
 import { RPC } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
-import type { ServerInfo } from '../protocol/result.ts'
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.ts'
+import type { ServerInfo } from '../protocol/result.ts'
 import type { StdioBackendConfig } from '../config/types.ts'
 import type { Backend, BackendStatus, Era, ListenSink, UpstreamCall, UpstreamReply } from './backend.ts'
 import { BACKEND_FAILURE, BackendError } from './backend.ts'
 import type { ChildExit } from './child-process.ts'
 import { describeExit } from './child-process.ts'
-import type { EraVerdict, ProbeChannel } from './era-probe.ts'
-import { buildModernMeta, probeEra } from './era-probe.ts'
+import type { EraVerdict } from './era-probe.ts'
+import { buildModernMeta, createProbeChannel, probeEra } from './era-probe.ts'
+import type { CallRouter } from './stdio-calls.ts'
 import { createCallRouter } from './stdio-calls.ts'
+import type { IdAllocator } from './stdio-ids.ts'
 import { createIdAllocator } from './stdio-ids.ts'
+import type { ListenRegistry } from './stdio-listens.ts'
 import { createListenRegistry } from './stdio-listens.ts'
 import type { StdioSession } from './stdio-session.ts'
 import { openStdioSession } from './stdio-session.ts'
@@ -30,172 +33,194 @@ export interface StdioBackendDeps {
   now?: () => number
 }
 
-interface State {
-  session?: StdioSession
-  era: Era
-  up: boolean
-  reason?: string
-  protocolVersion?: string
-  capabilities: JsonObject
-  upSince?: number
-  failures: number
-  restartTimer?: NodeJS.Timeout
-  // Why the current child is being retired, when the gateway itself ends it.
-  retireReason?: string
-  started?: Promise<void>
-  closed?: Promise<void>
-}
+type UpVerdict = Extract<EraVerdict, { up: true }>
 
 export function createStdioBackend(config: StdioBackendConfig, deps: StdioBackendDeps): Backend {
-  const name = config.name
-  const logger = deps.logger.child({ backend: name })
-  const tuning: StdioBackendTuning = { ...DEFAULT_STDIO_TUNING, ...deps.tuning }
-  const now = deps.now ?? Date.now
-  const clientInfo = deps.clientInfo ?? DEFAULT_CLIENT_INFO
-  const ids = createIdAllocator()
-  const calls = createCallRouter({ backend: name, timeoutMs: config.timeoutMs, ids, logger })
-  const listens = createListenRegistry({ ids, logger })
-  const state: State = { era: 'unknown', up: false, reason: 'not started', capabilities: {}, failures: 0 }
+  return new StdioBackend(config, deps)
+}
 
-  const status = (): BackendStatus => ({
-    name, transport: 'stdio', era: state.era, up: state.up,
-    ...(state.reason === undefined ? {} : { reason: state.reason }),
-    ...(state.protocolVersion === undefined ? {} : { protocolVersion: state.protocolVersion }),
-  })
-  const publish = (): void => {
+class StdioBackend implements Backend {
+  readonly name: string
+  readonly transport = 'stdio'
+  readonly #config: StdioBackendConfig
+  readonly #deps: StdioBackendDeps
+  readonly #logger: Logger
+  readonly #tuning: StdioBackendTuning
+  readonly #ids: IdAllocator = createIdAllocator()
+  readonly #calls: CallRouter
+  readonly #listens: ListenRegistry
+  #session: StdioSession | undefined
+  #era: Era = 'unknown'
+  #up = false
+  #reason: string | undefined = 'not started'
+  #protocolVersion: string | undefined
+  #capabilities: JsonObject = {}
+  #upSince: number | undefined
+  #failures = 0
+  #restartTimer: NodeJS.Timeout | undefined
+  // Why the current child is being retired, when the gateway itself ends it.
+  #retireReason: string | undefined
+  #started: Promise<void> | undefined
+  #closed: Promise<void> | undefined
+
+  constructor(config: StdioBackendConfig, deps: StdioBackendDeps) {
+    this.name = config.name
+    this.#config = config
+    this.#deps = deps
+    this.#logger = deps.logger.child({ backend: config.name })
+    this.#tuning = { ...DEFAULT_STDIO_TUNING, ...deps.tuning }
+    this.#calls = createCallRouter({ backend: config.name, timeoutMs: config.timeoutMs, ids: this.#ids, logger: this.#logger })
+    this.#listens = createListenRegistry({ ids: this.#ids, logger: this.#logger })
+  }
+
+  // Resolves once the first probe has decided (up or down); never rejects.
+  start(): Promise<void> {
+    this.#started ??= this.#closed === undefined ? this.#launch() : Promise.resolve()
+    return this.#started
+  }
+
+  status(): BackendStatus {
+    const status: BackendStatus = { name: this.name, transport: 'stdio', era: this.#era, up: this.#up }
+    if (this.#reason !== undefined) status.reason = this.#reason
+    if (this.#protocolVersion !== undefined) status.protocolVersion = this.#protocolVersion
+    return status
+  }
+
+  capabilities(): JsonObject {
+    return this.#capabilities
+  }
+
+  request(call: UpstreamCall): Promise<UpstreamReply> {
+    if (this.#closed !== undefined) return Promise.reject(this.#error(BACKEND_FAILURE.closed, 'is closed'))
+    if (!this.#up || this.#session === undefined) {
+      return Promise.reject(this.#error(BACKEND_FAILURE.unreachable, `is down: ${this.#reason ?? 'starting'}`))
+    }
+    return this.#calls.start(this.#session, call)
+  }
+
+  listen(filter: JsonObject, sink: ListenSink): () => void {
+    if (this.#closed === undefined) return this.#listens.open(filter, sink)
+    sink.onClose(`stdio backend "${this.name}" closed`)
+    return () => {}
+  }
+
+  close(): Promise<void> {
+    this.#closed ??= this.#shutDown()
+    return this.#closed
+  }
+
+  async #launch(): Promise<void> {
+    let session: StdioSession
     try {
-      deps.onStatus?.(status())
+      session = this.#spawnSession()
     } catch (error) {
-      logger.error({ err: error }, 'stdio backend status listener failed')
+      return this.#scheduleRestart(`child could not be started: ${(error as Error).message}`)
     }
-  }
-  const setDown = (reason: string): void => {
-    state.up = false
-    state.reason = reason
-    publish()
-  }
-
-  const setUp = (session: StdioSession, verdict: Extract<EraVerdict, { up: true }>): void => {
-    Object.assign(state, { up: true, era: verdict.era, protocolVersion: verdict.protocolVersion, capabilities: verdict.capabilities })
-    state.reason = undefined
-    state.upSince = now()
-    listens.attach({ session, era: verdict.era, meta: buildModernMeta(clientInfo) })
-    logger.info({ era: verdict.era, protocolVersion: verdict.protocolVersion, probe: verdict.note, childPid: session.pid }, 'stdio backend is up')
-    publish()
+    this.#session = session
+    const channel = createProbeChannel(session, this.#ids.requestId, this.#tuning.probeTimeoutMs)
+    const verdict = await probeEra(channel, this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO)
+    if (this.#session !== session || this.#closed !== undefined) return
+    if (verdict.up) return this.#setUp(session, verdict)
+    this.#era = verdict.era
+    this.#retireReason = verdict.reason
+    await session.terminate(this.#tuning.killGraceMs)
   }
 
-  const scheduleRestart = (reason: string): void => {
-    const delayMs = computeRestartDelayMs(state.failures++, tuning)
-    logger.warn({ reason, delayMs }, 'stdio backend is down; restarting')
-    setDown(`${reason}; restarting in ${delayMs} ms`)
-    state.restartTimer = setTimeout(() => {
-      state.restartTimer = undefined
-      void launch()
-    }, delayMs)
-    state.restartTimer.unref()
-  }
-
-  const onExit = (session: StdioSession, exit: ChildExit): void => {
-    if (state.session !== session) return
-    state.session = undefined
-    listens.detach()
-    if (state.closed !== undefined) return
-    if (state.upSince !== undefined && now() - state.upSince >= tuning.stableUptimeMs) state.failures = 0
-    state.upSince = undefined
-    const reason = state.retireReason ?? `child ${describeExit(exit)}`
-    state.retireReason = undefined
-    scheduleRestart(reason)
-  }
-
-  const onNotification = (notification: JsonRpcNotification): void => {
-    const routed = notification.method === 'notifications/progress'
-      ? calls.routeProgress(notification)
-      : notification.method === 'notifications/message'
-        ? calls.routeLog(notification, state.era)
-        : state.up && listens.route(notification, state.era)
-    if (!routed) logger.debug({ rpcMethod: notification.method }, 'stdio backend notification not routed; dropped')
-  }
-
-  const onServerRequest = (session: StdioSession, request: JsonRpcRequest): void => {
-    if (state.up && state.era === 'modern') {
-      // STDIO-4/5: a modern server never sends requests, and a modern client never answers.
-      logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
-      return
-    }
-    // LEGACY-12: ping is answered with {}; LEGACY-C5: other requests are refused (not bridged yet).
-    if (request.method === 'ping') return session.respond(request.id, { result: {} })
-    logger.info({ rpcMethod: request.method }, 'stdio backend request refused: not supported by the gateway')
-    session.respond(request.id, { error: { code: RPC.methodNotFound, message: `Method not found: ${request.method}` } })
-  }
-
-  const probeChannel = (session: StdioSession): ProbeChannel => ({
-    request: (method, params) => new Promise((resolve) => {
-      const id = ids.requestId()
-      const timer = setTimeout(() => {
-        session.forget(id)
-        resolve({ ok: 'timeout', detail: `no answer within ${tuning.probeTimeoutMs} ms` })
-      }, tuning.probeTimeoutMs)
-      timer.unref()
-      session.request({ id, method, params }, (reply) => { clearTimeout(timer); resolve(reply) })
-    }),
-    notify: (method, params) => session.notify(method, params),
-  })
-
-  const spawnSession = (): StdioSession => {
-    const childOptions = { ...config, logger, stderrLinesPerSecond: tuning.stderrLinesPerSecond }
-    const session: StdioSession = openStdioSession(childOptions, {
-      onNotification,
-      onServerRequest: (request) => onServerRequest(session, request),
-      onExit: (exit) => onExit(session, exit),
+  #spawnSession(): StdioSession {
+    const options = { ...this.#config, logger: this.#logger, stderrLinesPerSecond: this.#tuning.stderrLinesPerSecond }
+    const session: StdioSession = openStdioSession(options, {
+      onNotification: (notification) => this.#onNotification(notification),
+      onServerRequest: (request) => this.#onServerRequest(session, request),
+      onExit: (exit) => this.#onExit(session, exit),
     })
     return session
   }
 
-  const launch = async (): Promise<void> => {
-    let session: StdioSession
-    try {
-      session = spawnSession()
-    } catch (error) {
-      return scheduleRestart(`child could not be started: ${(error as Error).message}`)
+  #setUp(session: StdioSession, verdict: UpVerdict): void {
+    this.#up = true
+    this.#era = verdict.era
+    this.#protocolVersion = verdict.protocolVersion
+    this.#capabilities = verdict.capabilities
+    this.#reason = undefined
+    this.#upSince = this.#now()
+    // SUB-12: every open listen is (re)sent to the new child.
+    this.#listens.attach({ session, era: verdict.era, meta: buildModernMeta(this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO) })
+    this.#logger.info({ era: verdict.era, protocolVersion: verdict.protocolVersion, probe: verdict.note, childPid: session.pid }, 'stdio backend is up')
+    this.#publish()
+  }
+
+  #setDown(reason: string): void {
+    this.#up = false
+    this.#reason = reason
+    this.#publish()
+  }
+
+  #onExit(session: StdioSession, exit: ChildExit): void {
+    if (this.#session !== session) return
+    this.#session = undefined
+    this.#listens.detach()
+    if (this.#closed !== undefined) return
+    const stable = this.#upSince !== undefined && this.#now() - this.#upSince >= this.#tuning.stableUptimeMs
+    if (stable) this.#failures = 0
+    this.#upSince = undefined
+    const reason = this.#retireReason ?? `child ${describeExit(exit)}`
+    this.#retireReason = undefined
+    this.#scheduleRestart(reason)
+  }
+
+  // STDIO-9: restart with exponential backoff; the timer never holds the process open.
+  #scheduleRestart(reason: string): void {
+    const delayMs = computeRestartDelayMs(this.#failures++, this.#tuning)
+    this.#logger.warn({ reason, delayMs }, 'stdio backend is down; restarting')
+    this.#setDown(`${reason}; restarting in ${delayMs} ms`)
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = undefined
+      this.#launch().catch((error: unknown) => this.#logger.error({ err: error }, 'stdio backend restart failed'))
+    }, delayMs)
+    this.#restartTimer.unref()
+  }
+
+  #onNotification(notification: JsonRpcNotification): void {
+    let routed: boolean
+    if (notification.method === 'notifications/progress') routed = this.#calls.routeProgress(notification)
+    else if (notification.method === 'notifications/message') routed = this.#calls.routeLog(notification, this.#era)
+    else routed = this.#up && this.#listens.route(notification, this.#era)
+    if (!routed) this.#logger.debug({ rpcMethod: notification.method }, 'stdio backend notification not routed; dropped')
+  }
+
+  #onServerRequest(session: StdioSession, request: JsonRpcRequest): void {
+    if (this.#up && this.#era === 'modern') {
+      // STDIO-4/5: a modern server never sends requests, and a modern client never answers.
+      this.#logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
+      return
     }
-    state.session = session
-    const verdict = await probeEra(probeChannel(session), clientInfo)
-    if (state.session !== session || state.closed !== undefined) return
-    if (verdict.up) return setUp(session, verdict)
-    state.era = verdict.era
-    state.retireReason = verdict.reason
-    await session.terminate(tuning.killGraceMs)
+    // LEGACY-12: ping is answered with {}; LEGACY-C5: other requests are refused (not bridged yet).
+    if (request.method === 'ping') return session.respond(request.id, { result: {} })
+    this.#logger.info({ rpcMethod: request.method }, 'stdio backend request refused: not supported by the gateway')
+    session.respond(request.id, { error: { code: RPC.methodNotFound, message: `Method not found: ${request.method}` } })
   }
 
-  const shutDown = async (): Promise<void> => {
-    clearTimeout(state.restartTimer)
-    listens.closeAll(`stdio backend "${name}" closed`)
-    calls.failAll(new BackendError(name, BACKEND_FAILURE.closed, `stdio backend "${name}" is shutting down`))
-    setDown('closed')
-    const session = state.session
-    if (session !== undefined) await session.terminate(tuning.killGraceMs)
+  async #shutDown(): Promise<void> {
+    clearTimeout(this.#restartTimer)
+    this.#listens.closeAll(`stdio backend "${this.name}" closed`)
+    this.#calls.failAll(this.#error(BACKEND_FAILURE.closed, 'is shutting down'))
+    this.#setDown('closed')
+    await this.#session?.terminate(this.#tuning.killGraceMs)
   }
 
-  return {
-    name,
-    transport: 'stdio',
-    start: () => (state.started ??= state.closed === undefined ? launch() : Promise.resolve()),
-    status,
-    capabilities: () => state.capabilities,
-    request(call: UpstreamCall): Promise<UpstreamReply> {
-      if (state.closed !== undefined) {
-        return Promise.reject(new BackendError(name, BACKEND_FAILURE.closed, `stdio backend "${name}" is closed`))
-      }
-      if (!state.up || state.session === undefined) {
-        return Promise.reject(new BackendError(name, BACKEND_FAILURE.unreachable, `stdio backend "${name}" is down: ${state.reason ?? 'starting'}`))
-      }
-      return calls.start(state.session, call)
-    },
-    listen(filter: JsonObject, sink: ListenSink): () => void {
-      if (state.closed === undefined) return listens.open(filter, sink)
-      sink.onClose(`stdio backend "${name}" closed`)
-      return () => {}
-    },
-    close: () => (state.closed ??= shutDown()),
+  #publish(): void {
+    try {
+      this.#deps.onStatus?.(this.status())
+    } catch (error) {
+      this.#logger.error({ err: error }, 'stdio backend status listener failed')
+    }
+  }
+
+  #now(): number {
+    return (this.#deps.now ?? Date.now)()
+  }
+
+  #error(reason: BackendError['reason'], what: string): BackendError {
+    return new BackendError(this.name, reason, `stdio backend "${this.name}" ${what}`)
   }
 }

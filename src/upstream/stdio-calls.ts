@@ -13,10 +13,16 @@ import type { ChildReply, StdioSession } from './stdio-session.ts'
 
 interface InFlightCall {
   id: string
+  call: UpstreamCall
+  session: StdioSession
+  // The gateway's token and the caller's own, when the caller asked for progress.
+  token?: string
   originalToken?: JsonRpcId
   wantsLogs: boolean
-  onNotification?: (notification: JsonRpcNotification) => void
-  fail: (error: BackendError) => void
+  timer?: NodeJS.Timeout
+  onAbort: () => void
+  resolve: (reply: UpstreamReply) => void
+  reject: (error: BackendError) => void
 }
 
 export interface CallRouterOptions {
@@ -26,14 +32,6 @@ export interface CallRouterOptions {
   logger: Logger
 }
 
-export interface CallRouter {
-  start(session: StdioSession, call: UpstreamCall): Promise<UpstreamReply>
-  routeProgress(notification: JsonRpcNotification): boolean
-  routeLog(notification: JsonRpcNotification, era: Era): boolean
-  failAll(error: BackendError): void
-  readonly size: number
-}
-
 export function describeAbortReason(reason: unknown): string {
   if (typeof reason === 'string' && reason !== '') return reason
   if (reason instanceof Error && reason.name !== 'AbortError' && reason.message !== '') return reason.message
@@ -41,100 +39,105 @@ export function describeAbortReason(reason: unknown): string {
 }
 
 export function createCallRouter(options: CallRouterOptions): CallRouter {
-  const byId = new Map<string, InFlightCall>()
-  const byToken = new Map<string, InFlightCall>()
-  const { backend, logger } = options
+  return new CallRouter(options)
+}
 
-  const start = (session: StdioSession, call: UpstreamCall): Promise<UpstreamReply> => new Promise((resolve, reject) => {
+export class CallRouter {
+  readonly #options: CallRouterOptions
+  readonly #byId = new Map<string, InFlightCall>()
+  readonly #byToken = new Map<string, InFlightCall>()
+
+  constructor(options: CallRouterOptions) {
+    this.#options = options
+  }
+
+  get size(): number {
+    return this.#byId.size
+  }
+
+  start(session: StdioSession, call: UpstreamCall): Promise<UpstreamReply> {
     if (call.signal.aborted) {
       const text = describeAbortReason(call.signal.reason)
-      reject(new BackendError(backend, BACKEND_FAILURE.aborted, `call to stdio backend "${backend}" aborted before it was sent: ${text}`))
-      return
+      return Promise.reject(this.#error(BACKEND_FAILURE.aborted, `call to stdio backend "${this.#options.backend}" aborted before it was sent: ${text}`))
     }
-    const rewrite = rewriteProgressToken(call.params, options.ids.progressToken)
-    const id = options.ids.requestId()
-    const finish = (): void => {
-      byId.delete(id)
-      if (rewrite.token !== undefined) byToken.delete(rewrite.token)
-      session.forget(id)
-      clearTimeout(timer)
-      call.signal.removeEventListener('abort', onAbort)
-    }
-    const fail = (error: BackendError): void => { finish(); reject(error) }
-    const cancel = (reason: BackendFailure, text: string): void => {
-      const what = reason === BACKEND_FAILURE.timeout ? 'timed out' : 'was cancelled'
-      fail(new BackendError(backend, reason, `call to stdio backend "${backend}" ${what}: ${text}`))
-      // CANCEL-3: the child learns by notification naming the gateway's id; CANCEL-9: log why.
-      session.notify('notifications/cancelled', { requestId: id, reason: text })
-      logger.info({ rpcId: id, rpcMethod: call.method, reason: text }, 'cancelled stdio backend request')
-    }
-    const onAbort = (): void => cancel(BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason))
-    // CANCEL-8: a hard per-call timeout, cancelled upstream like an abort.
-    const timer = setTimeout(() => cancel(BACKEND_FAILURE.timeout, `no answer within ${options.timeoutMs} ms`), options.timeoutMs)
-    timer.unref()
-    call.signal.addEventListener('abort', onAbort, { once: true })
+    return new Promise((resolve, reject) => this.#open(session, call, { resolve, reject }))
+  }
+
+  // PROG-3/PROG-7: only tokens of calls still in flight, with the caller's token put back.
+  routeProgress(notification: JsonRpcNotification): boolean {
+    const token = notification.params?.progressToken
+    const entry = typeof token === 'string' ? this.#byToken.get(token) : undefined
+    if (notification.params === undefined || entry?.originalToken === undefined) return false
+    entry.call.onNotification?.({ ...notification, params: restoreProgressToken(notification.params, entry.originalToken) })
+    return true
+  }
+
+  routeLog(notification: JsonRpcNotification, era: Era): boolean {
+    const target = selectLogTarget([...this.#byId.values()], era)
+    target?.call.onNotification?.(notification)
+    return target !== undefined
+  }
+
+  failAll(error: BackendError): void {
+    for (const entry of [...this.#byId.values()]) this.#fail(entry, error)
+  }
+
+  #open(session: StdioSession, call: UpstreamCall, settle: Pick<InFlightCall, 'resolve' | 'reject'>): void {
+    const rewrite = rewriteProgressToken(call.params, this.#options.ids.progressToken)
     const entry: InFlightCall = {
-      id, originalToken: rewrite.original, wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined,
-      onNotification: call.onNotification, fail,
+      id: this.#options.ids.requestId(), call, session, token: rewrite.token, originalToken: rewrite.original,
+      wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined,
+      onAbort: () => this.#cancel(entry, BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason)),
+      ...settle,
     }
-    byId.set(id, entry)
-    if (rewrite.token !== undefined) byToken.set(rewrite.token, entry)
-    session.request({ id, method: call.method, params: rewrite.params }, (reply) => {
-      finish()
-      settleReply(reply, { backend, resolve, reject })
-    })
-  })
-
-  return {
-    start,
-    get size() { return byId.size },
-    routeProgress: (notification) => routeProgress(notification, byToken),
-    routeLog: (notification, era) => routeLog(notification, selectLogTarget(byId, era)),
-    failAll(error) {
-      for (const entry of [...byId.values()]) entry.fail(error)
-    },
+    // CANCEL-8: a hard per-call timeout, cancelled upstream like an abort.
+    entry.timer = setTimeout(() => this.#cancel(entry, BACKEND_FAILURE.timeout, `no answer within ${this.#options.timeoutMs} ms`), this.#options.timeoutMs)
+    entry.timer.unref()
+    call.signal.addEventListener('abort', entry.onAbort, { once: true })
+    this.#byId.set(entry.id, entry)
+    if (entry.token !== undefined) this.#byToken.set(entry.token, entry)
+    session.request({ id: entry.id, method: call.method, params: rewrite.params }, (reply) => this.#settle(entry, reply))
   }
-}
 
-interface Settle {
-  backend: string
-  resolve: (reply: UpstreamReply) => void
-  reject: (error: BackendError) => void
-}
-
-function settleReply(reply: ChildReply, settle: Settle): void {
-  if (reply.ok === true || reply.ok === false) {
-    settle.resolve(reply)
-  } else if (reply.ok === 'gone') {
-    settle.reject(new BackendError(settle.backend, BACKEND_FAILURE.closed, `stdio backend "${settle.backend}" ${reply.detail} while the call was in flight`))
-  } else {
-    settle.reject(new BackendError(settle.backend, BACKEND_FAILURE.badReply, `stdio backend "${settle.backend}" sent an invalid response: ${reply.detail}`))
+  #finish(entry: InFlightCall): void {
+    this.#byId.delete(entry.id)
+    if (entry.token !== undefined) this.#byToken.delete(entry.token)
+    entry.session.forget(entry.id)
+    clearTimeout(entry.timer)
+    entry.call.signal.removeEventListener('abort', entry.onAbort)
   }
-}
 
-function routeProgress(notification: JsonRpcNotification, byToken: Map<string, InFlightCall>): boolean {
-  const params = notification.params
-  const token = params?.progressToken
-  // PROG-3/PROG-7: only tokens of calls still in flight; anything else is dropped.
-  const entry = typeof token === 'string' ? byToken.get(token) : undefined
-  if (params === undefined || entry === undefined) return false
-  if (entry.originalToken === undefined) return false
-  entry.onNotification?.({ ...notification, params: restoreProgressToken(params, entry.originalToken) })
-  return true
+  #settle(entry: InFlightCall, reply: ChildReply): void {
+    this.#finish(entry)
+    const { backend } = this.#options
+    if (reply.ok === true || reply.ok === false) entry.resolve(reply)
+    else if (reply.ok === 'gone') entry.reject(this.#error(BACKEND_FAILURE.closed, `stdio backend "${backend}" ${reply.detail} while the call was in flight`))
+    else entry.reject(this.#error(BACKEND_FAILURE.badReply, `stdio backend "${backend}" sent an invalid response: ${reply.detail}`))
+  }
+
+  #fail(entry: InFlightCall, error: BackendError): void {
+    this.#finish(entry)
+    entry.reject(error)
+  }
+
+  #cancel(entry: InFlightCall, reason: BackendFailure, text: string): void {
+    const what = reason === BACKEND_FAILURE.timeout ? 'timed out' : 'was cancelled'
+    this.#fail(entry, this.#error(reason, `call to stdio backend "${this.#options.backend}" ${what}: ${text}`))
+    // CANCEL-3: the child learns by notification naming the gateway's id; CANCEL-9: log why.
+    entry.session.notify('notifications/cancelled', { requestId: entry.id, reason: text })
+    this.#options.logger.info({ rpcId: entry.id, rpcMethod: entry.call.method, reason: text }, 'cancelled stdio backend request')
+  }
+
+  #error(reason: BackendFailure, message: string): BackendError {
+    return new BackendError(this.#options.backend, reason, message)
+  }
 }
 
 // notifications/message carries no request id on stdio. A log is delivered only when exactly one
 // call can have caused it: modern servers must not log for a call without a logLevel (LOG-2), so
 // the single in-flight call that set one; legacy servers log session-wide, so the call must be the
 // only one in flight at all. Everything else is dropped (LOG-7).
-function selectLogTarget(byId: Map<string, InFlightCall>, era: Era): InFlightCall | undefined {
-  const calls = [...byId.values()]
+function selectLogTarget(calls: InFlightCall[], era: Era): InFlightCall | undefined {
   const candidates = era === 'modern' ? calls.filter((entry) => entry.wantsLogs) : calls
   return candidates.length === 1 && candidates[0].wantsLogs ? candidates[0] : undefined
-}
-
-function routeLog(notification: JsonRpcNotification, target: InFlightCall | undefined): boolean {
-  if (target === undefined) return false
-  target.onNotification?.(notification)
-  return true
 }

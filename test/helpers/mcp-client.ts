@@ -199,9 +199,3 @@ export function metricValue(text: string, name: string, labels: Record<string, s
   }
   return 0
 }
-
-// A test that pins a known gateway bug: `todo` (so the suite stays green) unless RUN_KNOWN_BUGS=1,
-// which runs it for real to show the failure.
-export function knownBug(reason: string): string | false {
-  return process.env.RUN_KNOWN_BUGS === '1' ? false : `gateway bug: ${reason}`
-}

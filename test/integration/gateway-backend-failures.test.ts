@@ -6,7 +6,7 @@ import { once } from 'node:events'
 import t from 'tap'
 import { startFixture, stopChild } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { connectClient, createRawClient, knownBug, metricValue } from '../helpers/mcp-client.ts'
+import { connectClient, createRawClient, metricValue } from '../helpers/mcp-client.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const ORIGIN_KEY = 'io.github.mcp-gateway/origin'
@@ -73,14 +73,14 @@ t.test('one backend down, one up', async (t) => {
   // README "Errors": gateway-origin upstream failures carry {origin: "gateway", backend, reason},
   // whichever path found the backend down (ERR-7).
   t.test('tools/call down__echo → data marks the gateway as origin and gives a reason (ERR-7)', {
-    todo: knownBug('resolveName throws UPSTREAM_UNAVAILABLE with data {backend} only'),
+    
   }, async (t) => {
     const reply = await raw.rpc('tools/call', { name: 'down__echo', arguments: { text: 'x' } })
     t.match(reply.json.error?.data, { [ORIGIN_KEY]: 'gateway', backend: 'down', reason: 'unreachable' })
   })
 
   t.test('tools/call down__echo → counted as upstream_failure for backend "down"', {
-    todo: knownBug('ctx.backend is unset when resolveName fails, so outcome is "error" and no upstream sample'),
+    
   }, async (t) => {
     const reply = await raw.rpc('tools/call', { name: 'down__echo', arguments: { text: 'x' } }, { id: 'counted' })
     t.equal(reply.json.error?.code, -32603)

@@ -4,7 +4,7 @@
 import t, { type Test } from 'tap'
 import { startFixture } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { META, PROTOCOL_VERSION, base64Sentinel, buildRpc, createRawClient, knownBug, type RawReply } from '../helpers/mcp-client.ts'
+import { META, PROTOCOL_VERSION, base64Sentinel, buildRpc, createRawClient, type RawReply } from '../helpers/mcp-client.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const MAX_BODY_BYTES = 2_048
@@ -66,7 +66,7 @@ const envelopeCases: ErrorCase[] = [
     send: () => raw.post(JSON.stringify(buildRpc('tools/list').body), { 'content-type': 'text/plain' }),
     status: 415,
     code: -32600,
-    todo: knownBug('Fastify\'s built-in text/plain parser is still registered, so this is 400 -32600'),
+    
   },
   {
     name: `body over maxBodyBytes (${MAX_BODY_BYTES}) → 413`,
@@ -133,7 +133,7 @@ t.test('legacy initialize without _meta (2025-11-25) → 400 -32022, data names 
 
 // VER-7 / E30: the *message* names the supported versions, so a legacy client (which may ignore
 // data) can tell its user what to upgrade to.
-t.test('legacy initialize → error message names 2026-07-28 (VER-7, E30)', { todo: knownBug('rejectInitialize message omits the supported versions') }, async (t) => {
+t.test('legacy initialize → error message names 2026-07-28 (VER-7, E30)', {  }, async (t) => {
   const reply = await raw.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } })
   t.match(reply.json?.error?.message, PROTOCOL_VERSION)
 })
@@ -227,7 +227,7 @@ t.test('CORS preflight from a foreign Origin → no Access-Control-Allow-Origin'
 
 // A browser client on an allowed origin passes the preflight, then must be allowed to read the reply.
 t.test('POST from an allowed Origin → the MCP reply carries Access-Control-Allow-Origin', {
-  todo: knownBug('routes/mcp.ts hijacks the reply, dropping the headers @fastify/cors set on it'),
+  
 }, async (t) => {
   const reply = await raw.rpc('server/discover', {}, { headers: { origin: 'http://localhost:5173' } })
   t.equal(reply.status, 200)

@@ -2,134 +2,16 @@
 // restart, listen streams, shutdown (STDIO-*, CANCEL-3/6/8, PROG-7, RPC-2, SUB-12, LEGACY-C*).
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createReadStream, mkdtempSync, readdirSync } from 'node:fs'
+import { createReadStream, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import t from 'tap'
-import type { Test } from 'tap'
-import type { JsonObject, JsonRpcNotification } from '../../src/protocol/jsonrpc.ts'
-import type { Backend, BackendStatus, ListenSink } from '../../src/upstream/backend.ts'
-import type { StdioBackendConfig } from '../../src/config/types.ts'
-import { createStdioBackend } from '../../src/upstream/stdio-backend.ts'
-import type { StdioBackendTuning } from '../../src/upstream/stdio-tuning.ts'
-import { createLogCapture, readStderrEvent } from '../helpers/stdio-log-capture.ts'
-import type { LogCapture, LogRecord } from '../helpers/stdio-log-capture.ts'
-
-const FIXTURES = new URL('../fixtures/', import.meta.url)
-const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
-const FAST: Partial<StdioBackendTuning> = { restartInitialMs: 20, restartMaxMs: 200, probeTimeoutMs: 10_000 }
-const DEADLINE_MS = 20_000
-
-type Fixture = 'stdio-modern' | 'stdio-legacy' | 'stdio-stubborn'
-
-function fixtureConfig(fixture: Fixture, overrides: Partial<StdioBackendConfig> = {}): StdioBackendConfig {
-  return {
-    name: fixture.replace('stdio-', ''),
-    transport: 'stdio',
-    namespace: '',
-    timeoutMs: 15_000,
-    command: process.execPath,
-    args: [new URL(`${fixture}.ts`, FIXTURES).pathname],
-    env: {},
-    maxLineBytes: 1_048_576,
-    ...overrides,
-  }
-}
-
-interface Harness {
-  backend: Backend
-  logs: LogCapture
-  statuses: BackendStatus[]
-  waitForStatus(predicate: (status: BackendStatus) => boolean): Promise<BackendStatus>
-  waitForEvent(predicate: (event: LogRecord) => boolean): Promise<LogRecord>
-}
-
-// Every wait is on an event; a ref'd deadline only turns a hang into a clear failure.
-function deadline<T>(promise: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), DEADLINE_MS)
-  })
-  return Promise.race([promise, expired]).finally(() => clearTimeout(timer))
-}
-
-function createHarness(t: Test, config: StdioBackendConfig, tuning: Partial<StdioBackendTuning> = FAST): Harness {
-  const logs = createLogCapture()
-  const statuses: BackendStatus[] = []
-  const waiters: Array<{ predicate: (status: BackendStatus) => boolean; resolve: (status: BackendStatus) => void }> = []
-  const onStatus = (status: BackendStatus): void => {
-    statuses.push(status)
-    for (const waiter of waiters.splice(0)) {
-      if (waiter.predicate(status)) waiter.resolve(status)
-      else waiters.push(waiter)
-    }
-  }
-  const backend = createStdioBackend(config, { logger: logs.logger, tuning, onStatus })
-  t.teardown(() => backend.close())
-  return {
-    backend, logs, statuses,
-    // The current status counts: it is the last one published.
-    waitForStatus: (predicate) => predicate(backend.status())
-      ? Promise.resolve(backend.status())
-      : deadline(new Promise((resolve) => waiters.push({ predicate, resolve })), 'a backend status'),
-    waitForEvent: async (predicate) => {
-      const record = await deadline(logs.waitFor((entry) => {
-        const event = readStderrEvent(entry)
-        return event !== undefined && predicate(event)
-      }), 'a fixture event')
-      return readStderrEvent(record) as LogRecord
-    },
-  }
-}
-
-function callTool(backend: Backend, name: string, args: JsonObject = {}, options: { meta?: JsonObject; signal?: AbortSignal; onNotification?: (n: JsonRpcNotification) => void } = {}) {
-  return backend.request({
-    method: 'tools/call',
-    params: { name, arguments: args, _meta: { ...MODERN_META, ...options.meta } },
-    signal: options.signal ?? new AbortController().signal,
-    onNotification: options.onNotification,
-  })
-}
-
-async function toolText(backend: Backend, name: string, args: JsonObject = {}): Promise<string> {
-  const reply = await callTool(backend, name, args)
-  if (!reply.ok) throw new Error(`tool ${name} failed: ${reply.error.message}`)
-  return (reply.result.content as Array<{ text: string }>)[0].text
-}
-
-// Gone, or past the point of no return: a process whose file table the kernel has already torn
-// down (zombie, or still inside exit) runs no more code. Linux: reads /proc.
-function isProcessGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return readdirSync(`/proc/${pid}/fd`).length === 0
-  } catch (error) {
-    return ['ESRCH', 'ENOENT'].includes((error as NodeJS.ErrnoException).code ?? '')
-  }
-}
-
-function recordingSink() {
-  const received: JsonRpcNotification[] = []
-  const closed: string[] = []
-  const waiters: Array<{ predicate: (n: JsonRpcNotification) => boolean; resolve: (n: JsonRpcNotification) => void }> = []
-  const sink: ListenSink = {
-    onNotification(notification) {
-      received.push(notification)
-      for (const waiter of waiters.splice(0)) {
-        if (waiter.predicate(notification)) waiter.resolve(notification)
-        else waiters.push(waiter)
-      }
-    },
-    onClose: (reason) => closed.push(reason),
-  }
-  const next = (predicate: (n: JsonRpcNotification) => boolean): Promise<JsonRpcNotification> =>
-    deadline(new Promise((resolve) => waiters.push({ predicate, resolve })), 'a listen notification')
-  return { sink, received, closed, next }
-}
-
-const subscriptionIdOf = (notification: JsonRpcNotification): unknown =>
-  (notification.params?._meta as JsonObject | undefined)?.['io.modelcontextprotocol/subscriptionId']
+import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.ts'
+import { readStderrEvent } from '../helpers/stdio-log-capture.ts'
+import {
+  FAST, FIXTURES, callTool, createHarness, deadline, fixtureConfig, isProcessGone, recordingSink, scriptedConfig, subscriptionIdOf, toolText,
+} from '../helpers/stdio-harness.ts'
 
 t.test('era probe', async (t) => {
   t.test('modern fixture → modern via server/discover, its capabilities kept', async (t) => {
@@ -323,6 +205,35 @@ t.test('a command that cannot be spawned → down with the reason, restarted wit
   t.match(backend.status(), { up: false, era: 'unknown', reason: /^child could not be started: spawn \/nonexistent\/mcp-server ENOENT; restarting in 20 ms$/ })
   await t.rejects(callTool(backend, 'echo', { text: 'x' }), { reason: 'unreachable', message: /^stdio backend "modern" is down: child could not be started/ })
   await second
+})
+
+t.test('a child that never answers → discover and initialize time out → down, retired, restarted', async (t) => {
+  const { backend, waitForStatus, waitForEvent } = createHarness(t, scriptedConfig({}), { ...FAST, probeTimeoutMs: 50 })
+  const restarted = waitForStatus((status) => /restarting in 40 ms$/.test(status.reason ?? ''))
+  await backend.start()
+  t.match(backend.status(), { up: false, era: 'legacy', reason: 'initialize: no answer within 50 ms; restarting in 20 ms' })
+  await waitForEvent((event) => event.method === 'initialize')
+  await restarted
+})
+
+t.test('initialize refused → down with the backend\'s reason', async (t) => {
+  const script = { 'server/discover': { error: { code: -32_000, message: 'Not initialized' } }, initialize: { error: { code: -32_603, message: 'no thanks' } } }
+  const { backend } = createHarness(t, scriptedConfig(script))
+  await backend.start()
+  t.match(backend.status(), { up: false, era: 'legacy', reason: /^initialize failed: no thanks \(-32603\); restarting in \d+ ms$/ })
+})
+
+t.test('a modern child that sends a request → ignored, never answered (STDIO-4)', async (t) => {
+  const discover = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'private' }
+  const script = {
+    'server/discover': { result: discover },
+    'tools/call': { request: { id: 's1', method: 'ping' }, result: { content: [] } },
+  }
+  const { backend, logs } = createHarness(t, scriptedConfig(script))
+  await backend.start()
+  t.match(backend.status(), { up: true, era: 'modern' })
+  t.match(await callTool(backend, 'anything'), { ok: true, result: { content: [] } })
+  t.ok(logs.records.some((record) => record.msg === 'modern stdio backend sent a request; ignored'))
 })
 
 t.test('two backends in one process do not interfere', async (t) => {
