@@ -23,6 +23,10 @@ async function main(): Promise<void> {
       process.exit(1)
     }, config.shutdownTimeoutMs)
     deadline.unref()
+    // Keep-alive connections that go idle once their in-flight request finishes are closed too,
+    // or a client holding one open would stall the drain until the deadline.
+    const idleCloser = setInterval(() => app.server.closeIdleConnections(), 100)
+    idleCloser.unref()
     app.close().then(() => process.exit(0), (err: unknown) => {
       app.log.error({ err }, 'error during shutdown')
       process.exit(1)

@@ -4,6 +4,7 @@
 // SIGKILL (STDIO-8). Children get EOF on stdin when the gateway dies, however it dies, so
 // servers that exit on stdin close (all SDK servers) never outlive it.
 import { spawn } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import type { Logger } from '../observability/logger.ts'
 import { createLineFramer } from './line-framer.ts'
 import { createStderrLog } from './stdio-stderr.ts'
@@ -66,54 +67,59 @@ export function spawnStdioChild(options: StdioChildOptions, events: StdioChildEv
   let settleExit: (exit: ChildExit) => void = () => {}
   const exited = new Promise<ChildExit>((resolve) => { settleExit = resolve })
   const writer = createStdinWriter(child.stdin, logger)
-
+  const output = readChildOutput(child, options, events.onMessage)
   const onExit = (info: ChildExit): void => {
     if (exit !== undefined) return
     exit = info
     writer.fail(new Error(`child ${describeExit(info)}`))
-    stderrLog.end()
+    output.end()
     settleExit(info)
     events.onExit(info)
   }
+  child.on('error', (error) => {
+    if (child.pid === undefined) onExit({ code: null, signal: null, error })
+    else logger.warn({ err: error }, 'stdio backend process error')
+  })
+  // 'close' comes after stdout ended, so a reply written just before exiting is still read.
+  child.on('close', (code, signal) => onExit({ code, signal }))
+  return {
+    get pid() { return child.pid },
+    exited,
+    write: (message) => (exit === undefined ? writer.write(`${JSON.stringify(message)}\n`) : Promise.reject(new Error('child has exited'))),
+    terminate: (graceMs) => (exit === undefined ? terminateChild(child, exited, { graceMs, logger }) : exited),
+  }
+}
 
+function readChildOutput(child: ChildProcessWithoutNullStreams, options: StdioChildOptions, onMessage: (value: unknown) => void) {
+  const { logger, maxLineBytes } = options
   const framer = createLineFramer({
-    maxLineBytes: options.maxLineBytes,
-    onLine: (line) => parseLine(line, logger, events.onMessage),
+    maxLineBytes,
+    onLine: (line) => parseLine(line, logger, onMessage),
     // STDIO-2: a line over the limit is logged and skipped, never buffered whole.
-    onOversized: (byteCount) => logger.warn({ byteCount, maxLineBytes: options.maxLineBytes }, 'stdio backend wrote an oversized line; skipped'),
+    onOversized: (byteCount) => logger.warn({ byteCount, maxLineBytes }, 'stdio backend wrote an oversized line; skipped'),
   })
   const stderrLog = createStderrLog({ logger, linesPerSecond: options.stderrLinesPerSecond })
   child.stdout.on('data', (chunk: Buffer) => framer.push(chunk))
   child.stdout.on('end', () => framer.end())
   child.stderr.on('data', (chunk: Buffer) => stderrLog.push(chunk))
-  child.on('error', (error) => {
-    if (child.pid === undefined) onExit({ code: null, signal: null, error })
-    else logger.warn({ err: error }, 'stdio backend process error')
-  })
-  child.on('close', (code, signal) => onExit({ code, signal }))
+  return { end: () => stderrLog.end() }
+}
 
+// STDIO-8: close stdin and wait; then SIGTERM and wait; then SIGKILL. Resolves on exit.
+async function terminateChild(child: ChildProcessWithoutNullStreams, exited: Promise<ChildExit>, options: { graceMs: number; logger: Logger }): Promise<ChildExit> {
   const exitWithin = (ms: number): Promise<boolean> => new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms)
     timer.unref()
     void exited.then(() => { clearTimeout(timer); resolve(true) })
   })
-
-  return {
-    get pid() { return child.pid },
-    exited,
-    write: (message) => (exit === undefined ? writer.write(`${JSON.stringify(message)}\n`) : Promise.reject(new Error('child has exited'))),
-    async terminate(graceMs) {
-      if (exit !== undefined) return exit
-      child.stdin.end()
-      if (await exitWithin(graceMs)) return exited
-      logger.warn({ graceMs }, 'stdio backend did not exit after stdin closed; sending SIGTERM')
-      child.kill('SIGTERM')
-      if (await exitWithin(graceMs)) return exited
-      logger.warn({ graceMs }, 'stdio backend did not exit after SIGTERM; sending SIGKILL')
-      child.kill('SIGKILL')
-      return exited
-    },
-  }
+  child.stdin.end()
+  if (await exitWithin(options.graceMs)) return exited
+  options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after stdin closed; sending SIGTERM')
+  child.kill('SIGTERM')
+  if (await exitWithin(options.graceMs)) return exited
+  options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after SIGTERM; sending SIGKILL')
+  child.kill('SIGKILL')
+  return exited
 }
 
 function parseLine(line: string, logger: Logger, onMessage: (value: unknown) => void): void {

@@ -125,7 +125,7 @@ export function recordingSink() {
 export const subscriptionIdOf = (notification: JsonRpcNotification): unknown =>
   (notification.params?._meta as JsonObject | undefined)?.['io.modelcontextprotocol/subscriptionId']
 
-export function scriptedConfig(script: JsonObject): StdioBackendConfig {
+export function scriptedConfig(script: JsonObject, preamble: JsonObject[] = []): StdioBackendConfig {
   const config = fixtureConfig('stdio-scripted')
-  return { ...config, args: [...config.args, JSON.stringify(script)] }
+  return { ...config, args: [...config.args, JSON.stringify(script), JSON.stringify(preamble)] }
 }

@@ -2,7 +2,7 @@
 // restart, listen streams, shutdown (STDIO-*, CANCEL-3/6/8, PROG-7, RPC-2, SUB-12, LEGACY-C*).
 import { execFileSync, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { createReadStream, mkdtempSync } from 'node:fs'
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -223,17 +223,21 @@ t.test('initialize refused → down with the backend\'s reason', async (t) => {
   t.match(backend.status(), { up: false, era: 'legacy', reason: /^initialize failed: no thanks \(-32603\); restarting in \d+ ms$/ })
 })
 
-t.test('a modern child that sends a request → ignored, never answered (STDIO-4)', async (t) => {
+t.test('a modern child that sends a request → ignored (STDIO-4); stray and invalid messages → skipped', async (t) => {
   const discover = { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: {}, ttlMs: 0, cacheScope: 'private' }
   const script = {
     'server/discover': { result: discover },
     'tools/call': { request: { id: 's1', method: 'ping' }, result: { content: [] } },
   }
-  const { backend, logs } = createHarness(t, scriptedConfig(script))
+  const preamble = [{ jsonrpc: '2.0', id: 'nobody', result: {} }, { jsonrpc: '2.0', surprise: true }]
+  const { backend, logs } = createHarness(t, scriptedConfig(script, preamble))
   await backend.start()
   t.match(backend.status(), { up: true, era: 'modern' })
   t.match(await callTool(backend, 'anything'), { ok: true, result: { content: [] } })
-  t.ok(logs.records.some((record) => record.msg === 'modern stdio backend sent a request; ignored'))
+  const messages = logs.records.map((record) => record.msg)
+  t.ok(messages.includes('modern stdio backend sent a request; ignored'))
+  t.ok(messages.includes('stdio backend response for no pending request; ignored'), 'a response nobody waits for → ignored (CANCEL-6)')
+  t.ok(messages.includes('stdio backend wrote an invalid JSON-RPC message; skipped'), 'not JSON-RPC → skipped (STDIO-2)')
 })
 
 t.test('two backends in one process do not interfere', async (t) => {
@@ -248,6 +252,7 @@ t.test('two backends in one process do not interfere', async (t) => {
 
 t.test('the gateway process is SIGKILLed → its stdio child exits too (stdin EOF)', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'stdio-orphan-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const fifo = join(dir, 'alive')
   execFileSync('mkfifo', [fifo])
   // The child holds the FIFO's only write end: EOF here means the child's files are closed, i.e. it died.

@@ -60,7 +60,7 @@ t.test('modern: closer → notifications/cancelled for the listen id, nothing mo
 
 t.test('modern: the backend ends or refuses a listen → onClose', async (t) => {
   const cases = [
-    { name: 'listen result → ended', end: (fake: ReturnType<typeof createFakeSession>, registry: ReturnType<typeof setup>) => fake.reply('gw-1', { ok: true, result: { resultType: 'complete' } }), closed: ['the backend ended the subscription'] },
+    { name: 'listen result → ended', end: (fake: ReturnType<typeof createFakeSession>) => fake.reply('gw-1', { ok: true, result: { resultType: 'complete' } }), closed: ['the backend ended the subscription'] },
     { name: 'listen error → refused', end: (fake: ReturnType<typeof createFakeSession>) => fake.reply('gw-1', { ok: false, error: { code: -32603, message: 'Subscription limit reached' } }), closed: ['the backend refused the subscription: Subscription limit reached'] },
     { name: 'invalid response → ended', end: (fake: ReturnType<typeof createFakeSession>) => fake.reply('gw-1', { ok: 'invalid', detail: 'result is not an object' }), closed: [/invalid response/] },
     { name: 'server notifications/cancelled → ended (SUB-10)', end: (_fake: ReturnType<typeof createFakeSession>, registry: ReturnType<typeof setup>) => registry.route({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'gw-1' } }, 'modern'), closed: ['the backend cancelled the subscription'] },

@@ -1,0 +1,63 @@
+// Runs `node src/server.ts` as a real child process with a config file; reads its pino log lines.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import type { TeardownHost } from './backend-process.ts'
+
+const SERVER = fileURLToPath(new URL('../../src/server.ts', import.meta.url))
+
+export interface GatewayProcess {
+  child: ChildProcess
+  url: string
+  lines: string[]
+  exited: Promise<number | null>
+  // Resolves at the first log line (past or future) that matches.
+  waitForLine(pattern: RegExp): Promise<string>
+}
+
+export function writeConfig(config: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-gw-'))
+  const path = join(dir, 'config.json')
+  writeFileSync(path, typeof config === 'string' ? config : JSON.stringify(config))
+  return path
+}
+
+export function spawnGateway(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Omit<GatewayProcess, 'url'> {
+  const child = spawn(process.execPath, [SERVER, '--config', configPath], {
+    env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', MCP_GATEWAY_STATE_SECRET: 'process-test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await exited
+  })
+  const lines: string[] = []
+  const waiters = new Set<{ pattern: RegExp; resolve(line: string): void }>()
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => {
+      lines.push(line)
+      for (const w of waiters) if (w.pattern.test(line)) (waiters.delete(w), w.resolve(line))
+    })
+  }
+  const waitForLine = (pattern: RegExp): Promise<string> => {
+    const seen = lines.find((l) => pattern.test(l))
+    if (seen !== undefined) return Promise.resolve(seen)
+    return new Promise((resolve, reject) => {
+      waiters.add({ pattern, resolve })
+      void exited.then((code) => reject(new Error(`gateway exited with ${code} before ${pattern}`)))
+    })
+  }
+  return { child, lines, exited, waitForLine }
+}
+
+export async function startGatewayProcess(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const started = spawnGateway(t, configPath, env)
+  const line = await started.waitForLine(/Server listening at http:\/\/127\.0\.0\.1:\d+/)
+  const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
+  return { ...started, url: `${origin}/mcp` }
+}
