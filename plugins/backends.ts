@@ -50,7 +50,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     if (!check.ok) logger.warn({ backend, tool: tool.name, reason: check.problem }, 'tool dropped from tools/list')
     return check.ok
   }
-  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool })
+  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, logger)

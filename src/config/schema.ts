@@ -15,13 +15,14 @@ export const DEFAULTS = {
   stateSecret: '',
   stateTtlMs: 600_000,
   namespaceSeparator: '__',
+  listPageSize: 500,
   backendTimeoutMs: 60_000,
   backendConnections: 64,
   maxLineBytes: 4 * 1024 * 1024,
 } as const
 
 const GATEWAY_KEYS = new Set(['host', 'port', 'logLevel', 'allowedHosts', 'allowedOrigins', 'maxBodyBytes',
-  'shutdownTimeoutMs', 'keepAliveMs', 'stateSecret', 'stateTtlMs', 'namespaceSeparator', 'backends'])
+  'shutdownTimeoutMs', 'keepAliveMs', 'stateSecret', 'stateTtlMs', 'namespaceSeparator', 'listPageSize', 'backends'])
 const HTTP_KEYS = new Set(['name', 'transport', 'url', 'namespace', 'headers', 'timeoutMs', 'connections'])
 const STDIO_KEYS = new Set(['name', 'transport', 'command', 'args', 'env', 'cwd', 'namespace', 'timeoutMs', 'maxLineBytes'])
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
@@ -148,6 +149,7 @@ export function validateConfig(raw: unknown): ConfigResult {
     stateSecret: c.string('stateSecret', raw.stateSecret, DEFAULTS.stateSecret),
     stateTtlMs: c.integer('stateTtlMs', raw.stateTtlMs, DEFAULTS.stateTtlMs, 1000),
     namespaceSeparator: c.string('namespaceSeparator', raw.namespaceSeparator, DEFAULTS.namespaceSeparator, /^[A-Za-z0-9_.-]{1,4}$/),
+    listPageSize: c.integer('listPageSize', raw.listPageSize, DEFAULTS.listPageSize, 1, 100_000),
     backends: validateBackends(c, raw.backends),
   }
   return c.errors.length > 0 ? { ok: false, errors: c.errors } : { ok: true, config }

@@ -43,5 +43,7 @@ export interface GatewayConfig {
   stateSecret: string
   stateTtlMs: number
   namespaceSeparator: string
+  // Items per page of an aggregated list.
+  listPageSize: number
   backends: BackendConfig[]
 }

@@ -1,5 +1,5 @@
-// Aggregated lists (G3, PAGE-*): backends in configured order, one gateway page per backend,
-// sealed cursors, names namespaced, first backend wins a name collision, hints merged (CACHE-12).
+// Aggregated lists (G3, PAGE-*): backends in configured order, pages of `pageSize` items that
+// span backends, sealed cursors, names namespaced, first backend wins a name collision, hints merged (CACHE-12).
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
@@ -16,15 +16,11 @@ export interface AggregateDeps {
   logger: Logger
   // HDR-11: tools whose x-mcp-header annotations are invalid are dropped.
   acceptTool?: (tool: JsonObject, backend: string) => boolean
+  // Items per gateway page; a listing spans backends (PAGE-1: the server picks the size).
+  pageSize: number
 }
 
 const EMPTY_HINTS: CacheHints = { ttlMs: 0, cacheScope: 'private' }
-
-interface Page {
-  items: JsonObject[]
-  hints: CacheHints
-  nextIndex: number | undefined
-}
 
 async function fetchLists(deps: AggregateDeps, kind: ListKind): Promise<Array<{ entry: BackendEntry; list?: CachedList }>> {
   const offering = new Set(deps.backends.offering(kind.capability))
@@ -56,31 +52,28 @@ function mapItems(deps: AggregateDeps, kind: ListKind, entry: BackendEntry, item
   return out
 }
 
-function buildPage(deps: AggregateDeps, kind: ListKind, lists: Array<{ entry: BackendEntry; list?: CachedList }>, start: number): Page {
+// The whole merged list in stable order (backends in configured order, first name wins), with
+// hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
+function mergeLists(deps: AggregateDeps, kind: ListKind, lists: Array<{ entry: BackendEntry; list?: CachedList }>): { items: JsonObject[]; hints: CacheHints } {
   const hints = mergeCacheHints(lists.flatMap((l) => (l.list ? [{ ...l.list.hints, ttlMs: deps.catalog.remainingTtl(l.list) }] : [])), EMPTY_HINTS)
   const seen = new Set<string>()
-  for (let i = 0; i < lists.length; i++) {
-    const { entry, list } = lists[i]
-    const items = mapItems(deps, kind, entry, list?.items ?? [], seen)
-    if (i < start || items.length === 0) continue
-    return { items, hints, nextIndex: i + 1 < lists.length ? i + 1 : undefined }
-  }
-  return { items: [], hints, nextIndex: undefined }
+  const items = lists.flatMap(({ entry, list }) => mapItems(deps, kind, entry, list?.items ?? [], seen))
+  return { items, hints }
 }
 
-// PAGE-4, PAGE-6: cursor = sealed {list kind, backend index}; anything else is -32602.
+// PAGE-4, PAGE-6: cursor = sealed {list kind, offset}; anything else is -32602.
 function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): number {
   if (cursor === undefined) return 0
   const payload = deps.sealer.open(cursor)
-  if (payload?.k !== kind.id || typeof payload.i !== 'number') throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID')
-  return payload.i
+  if (payload?.k !== kind.id || !Number.isInteger(payload.o) || (payload.o as number) < 0) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID')
+  return payload.o as number
 }
 
 export async function listAggregated(deps: AggregateDeps, kind: ListKind, params: JsonObject): Promise<JsonObject> {
-  const start = openCursor(deps, kind, params.cursor)
-  const lists = await fetchLists(deps, kind)
-  const page = buildPage(deps, kind, lists, start)
-  const result: JsonObject = { [kind.key]: page.items, ttlMs: page.hints.ttlMs, cacheScope: page.hints.cacheScope }
-  if (page.nextIndex !== undefined) result.nextCursor = deps.sealer.seal({ k: kind.id, i: page.nextIndex })
+  const offset = openCursor(deps, kind, params.cursor)
+  const merged = mergeLists(deps, kind, await fetchLists(deps, kind))
+  const end = offset + deps.pageSize
+  const result: JsonObject = { [kind.key]: merged.items.slice(offset, end), ttlMs: merged.hints.ttlMs, cacheScope: merged.hints.cacheScope }
+  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end })
   return result
 }

@@ -30,6 +30,7 @@ export interface RouterDeps {
   listen: boolean
   stateTtlMs: number
   acceptTool?: (tool: JsonObject, backend: string) => boolean
+  pageSize: number
 }
 
 export interface CallContext {

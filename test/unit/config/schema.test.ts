@@ -21,6 +21,7 @@ t.test('{} → every default', async (t) => {
     stateSecret: '',
     stateTtlMs: 600_000,
     namespaceSeparator: '__',
+    listPageSize: 500,
     backends: [],
   })
 })
