@@ -1,0 +1,51 @@
+// Command line: `npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]`.
+import type { BenchOptions } from './context.ts'
+
+export const ALL_SCENARIOS = [1, 2, 3, 4, 5, 6] as const
+const DEFAULT_CONNECTIONS = 32
+const MAX_CONNECTIONS = 1_024
+
+export const USAGE = `usage: npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]
+  --quick          short runs (about a minute in all)
+  --scenario N     run only scenario N (1..6); repeat or comma-separate for several
+  --connections N  concurrent connections for scenarios 1 and 2 (default ${DEFAULT_CONNECTIONS})
+  --cpu-prof       profile the gateway (node --cpu-prof) into bench/results/profiles/`
+
+function parseScenarios(text: string): number[] {
+  const ids = text.split(',').map((part) => Number(part.trim()))
+  const known: readonly number[] = ALL_SCENARIOS
+  const unknown = ids.filter((id) => !known.includes(id))
+  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}`)
+  return ids
+}
+
+function parseConnections(text: string | undefined): number {
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1 || value > MAX_CONNECTIONS) throw new Error(`--connections must be 1..${MAX_CONNECTIONS}`)
+  return value
+}
+
+function readValue(args: string[], index: number, flag: string): string {
+  const inline = args[index].includes('=') ? args[index].split('=')[1] : undefined
+  const value = inline ?? args[index + 1]
+  if (value === undefined) throw new Error(`${flag} needs a value`)
+  return value
+}
+
+export function parseArgs(args: string[]): BenchOptions & { help: boolean } {
+  const options = { quick: false, scenarios: [] as number[], connections: DEFAULT_CONNECTIONS, cpuProf: false, help: false }
+  for (let i = 0; i < args.length; i++) {
+    const flag = args[i].split('=')[0]
+    const takesValue = !args[i].includes('=')
+    if (flag === '--quick') options.quick = true
+    else if (flag === '--cpu-prof') options.cpuProf = true
+    else if (flag === '--help' || flag === '-h') options.help = true
+    else if (flag === '--scenario') options.scenarios.push(...parseScenarios(readValue(args, i, flag)))
+    else if (flag === '--connections') options.connections = parseConnections(readValue(args, i, flag))
+    else throw new Error(`unknown option ${args[i]}`)
+    if ((flag === '--scenario' || flag === '--connections') && takesValue) i++
+  }
+  if (options.scenarios.length === 0) options.scenarios = [...ALL_SCENARIOS]
+  options.scenarios = [...new Set(options.scenarios)].sort((a, b) => a - b)
+  return options
+}

@@ -1,0 +1,48 @@
+// Starts the light fixture backend and the bare Fastify+undici forwarder as child processes.
+import { join } from 'node:path'
+import { assertLoopbackUrl } from './loopback-guard.ts'
+import { createChildEnv, elapsedMs, type BenchContext, type Target } from './context.ts'
+
+const READY_TIMEOUT_MS = 15_000
+const DEFAULT_KEEP_ALIVE_MS = 15_000
+
+export interface HttpBackendOptions {
+  name?: string
+  keepAliveMs?: number
+}
+
+export function matchListening(line: string): string | undefined {
+  return /^LISTENING (http:\/\/\S+)$/.exec(line)?.[1]
+}
+
+export function resolveStdioBackend(ctx: BenchContext): string {
+  return join(ctx.benchDir, 'fixtures', 'stdio-backend.ts')
+}
+
+async function startNodeFixture(ctx: BenchContext, name: string, script: string, env: Record<string, string>): Promise<Target> {
+  const { handle, ready } = await ctx.group.spawn({
+    name,
+    command: ctx.nodePath,
+    args: [script],
+    env: createChildEnv(env),
+    cwd: ctx.repoRoot,
+    matchReady: matchListening,
+    readyTimeoutMs: READY_TIMEOUT_MS
+  })
+  const url = new URL('/mcp', assertLoopbackUrl(ready))
+  return { name, url, handle, protocol: 'modern', readyMs: elapsedMs(handle.startedNs) }
+}
+
+export function startHttpBackend(ctx: BenchContext, options: HttpBackendOptions = {}): Promise<Target> {
+  return startNodeFixture(ctx, options.name ?? 'backend', join(ctx.benchDir, 'fixtures', 'http-backend.ts'), {
+    BENCH_KEEPALIVE_MS: String(options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS),
+    BENCH_REPORT_PORT: String(ctx.reports.port)
+  })
+}
+
+export function startBareForwarder(ctx: BenchContext, upstream: URL): Promise<Target> {
+  return startNodeFixture(ctx, 'bare', join(ctx.benchDir, 'bare-forwarder.ts'), {
+    BENCH_UPSTREAM: assertLoopbackUrl(upstream.href).href,
+    BENCH_CONNECTIONS: '256'
+  })
+}
