@@ -18,18 +18,22 @@ async function main(): Promise<void> {
     if (closing) return
     closing = true
     app.log.info({ signal }, 'shutting down')
+    const exit = (code: number): never => {
+      app.flushLogs()
+      process.exit(code)
+    }
     const deadline = setTimeout(() => {
       app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
-      process.exit(1)
+      exit(1)
     }, config.shutdownTimeoutMs)
     deadline.unref()
     // Keep-alive connections that go idle once their in-flight request finishes are closed too,
     // or a client holding one open would stall the drain until the deadline.
     const idleCloser = setInterval(() => app.server.closeIdleConnections(), 100)
     idleCloser.unref()
-    app.close().then(() => process.exit(0), (err: unknown) => {
+    app.close().then(() => exit(0), (err: unknown) => {
       app.log.error({ err }, 'error during shutdown')
-      process.exit(1)
+      exit(1)
     })
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))
