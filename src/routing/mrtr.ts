@@ -1,6 +1,7 @@
 // MRTR through the gateway (G8): backend requestState leaves sealed (MRTR-8/9): an HMAC over the
 // backend's state, the caller, an expiry, the method and the name; a retry's state is verified and
-// the backend gets its own state back byte for byte (MRTR-5, §27 item 18).
+// the backend gets its own state back byte for byte (MRTR-5, §27 item 18). A bridged legacy call's
+// state carries the handle of the held call instead (G8 "Legacy backends (bridging)").
 import { GatewayError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
@@ -19,20 +20,41 @@ export interface StateBinding {
   principal: string
 }
 
-export function sealRequestState(sealer: Sealer, binding: StateBinding, state: string, ttlMs: number): string {
+// What a retry's sealed state opens to: the backend's own state (pass-through), or the handle of a
+// call the gateway holds while a legacy backend waits for input (bridging, G8).
+export type OpenedState =
+  | { kind: 'backend'; state: string }
+  | { kind: 'bridge'; handle: BridgeHandle }
+
+export interface BridgeHandle {
+  id: string
+  // Which input round the state was issued for: an older round's state is stale (single use, MRTR-9).
+  round: number
+}
+
+function sealBound(sealer: Sealer, binding: StateBinding, inner: JsonObject, ttlMs: number): string {
   const { method, name, backend, principal } = binding
-  return sealer.seal({ v: STATE_FORMAT, m: method, n: name, b: backend, p: principal, s: state, exp: Date.now() + ttlMs })
+  return sealer.seal({ v: STATE_FORMAT, m: method, n: name, b: backend, p: principal, ...inner, exp: Date.now() + ttlMs })
+}
+
+export function sealRequestState(sealer: Sealer, binding: StateBinding, state: string, ttlMs: number): string {
+  return sealBound(sealer, binding, { s: state }, ttlMs)
+}
+
+export function sealBridgeState(sealer: Sealer, binding: StateBinding, handle: BridgeHandle, ttlMs: number): string {
+  return sealBound(sealer, binding, { g: handle.id, r: handle.round }, ttlMs)
 }
 
 // Tampered, expired or bound to another caller, method, name or backend → -32602 (E22).
-export function openRequestState(sealer: Sealer, binding: StateBinding, token: unknown): string {
+export function openRequestState(sealer: Sealer, binding: StateBinding, token: unknown): OpenedState {
   const payload = sealer.open(token)
   const matches = payload !== undefined && payload.v === STATE_FORMAT && payload.m === binding.method &&
     payload.n === binding.name && payload.b === binding.backend && payload.p === binding.principal
-  if (!matches || typeof payload.s !== 'string') {
-    throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
+  if (matches && typeof payload.s === 'string') return { kind: 'backend', state: payload.s }
+  if (matches && typeof payload.g === 'string' && Number.isInteger(payload.r)) {
+    return { kind: 'bridge', handle: { id: payload.g, round: payload.r as number } }
   }
-  return payload.s
+  throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
 }
 
 const INPUT_METHODS = new Map([
@@ -40,6 +62,25 @@ const INPUT_METHODS = new Map([
   ['sampling/createMessage', 'sampling'],
   ['roots/list', 'roots'],
 ])
+
+// MRTR-4, CAP-2: why the client cannot be sent this input request, or undefined when it can.
+// `elicitation: {}` means form mode only; tool-enabled sampling needs `sampling.tools`.
+export function findUndeclaredCapability(method: unknown, params: unknown, clientCapabilities: JsonObject): string | undefined {
+  const capability = typeof method === 'string' ? INPUT_METHODS.get(method) : undefined
+  if (capability === undefined) return 'input request of an unknown method'
+  const declared = clientCapabilities[capability]
+  if (!isJsonObject(declared)) return `input request needs the undeclared ${capability} capability`
+  const p = isJsonObject(params) ? params : {}
+  if (capability === 'elicitation') {
+    const mode = p.mode ?? 'form'
+    const modes: JsonObject = 'form' in declared || 'url' in declared ? declared : { form: {} }
+    if ((mode !== 'form' && mode !== 'url') || !isJsonObject(modes[mode])) return `elicitation in ${String(mode)} mode was not declared`
+  }
+  if (capability === 'sampling' && (p.tools !== undefined || p.toolChoice !== undefined) && !isJsonObject(declared.tools)) {
+    return 'sampling with tools needs the undeclared sampling.tools capability'
+  }
+  return undefined
+}
 
 // MRTR-2/3/4: the shape a modern client must accept, and only capabilities it declared.
 export function checkInputRequired(result: JsonObject, clientCapabilities: JsonObject, backend: string): void {
@@ -50,11 +91,9 @@ export function checkInputRequired(result: JsonObject, clientCapabilities: JsonO
   if (requests === undefined) return
   if (!isJsonObject(requests)) throw new BackendError(backend, 'bad_reply', 'inputRequests is not an object')
   for (const request of Object.values(requests)) {
-    const capability = isJsonObject(request) && typeof request.method === 'string' ? INPUT_METHODS.get(request.method) : undefined
-    if (capability === undefined) throw new BackendError(backend, 'bad_reply', 'input request of an unknown method')
-    if (!isJsonObject(clientCapabilities[capability])) {
-      throw new BackendError(backend, 'bad_reply', `input request needs the undeclared ${capability} capability`)
-    }
+    const entry = isJsonObject(request) ? request : {}
+    const problem = findUndeclaredCapability(entry.method, entry.params, clientCapabilities)
+    if (problem !== undefined) throw new BackendError(backend, 'bad_reply', problem)
   }
 }
 

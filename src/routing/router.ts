@@ -16,9 +16,10 @@ import { fromBackendError, fromBackendRpcError, fromGatewayError, type RouteRepl
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
-import { ANONYMOUS, checkInputRequired, openRequestState, sealResult, type StateBinding } from './mrtr.ts'
+import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
+import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type Round } from './bridge.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams } from '../protocol/param-headers.ts'
-import { META } from '../protocol/meta.ts'
+import { getProgressToken, META } from '../protocol/meta.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -47,13 +48,21 @@ interface Forward {
   headers?: Record<string, string>
   // MRTR-capable methods: what sealed requestState is bound to.
   binding?: StateBinding
+  // A retry of a bridged legacy call: the held call to resume instead of a new upstream request.
+  resume?: BridgeHandle
 }
 
 export class Router {
   readonly #deps: RouterDeps
+  readonly #bridge: Bridge
+  // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
+  // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
+  readonly #holdMs: number
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
+    this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
+    this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
   }
 
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
@@ -117,7 +126,9 @@ export class Router {
     const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal: ANONYMOUS }
     const overrides: JsonObject = { ...forward.params }
     if (valid.params.requestState !== undefined) {
-      overrides.requestState = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
+      const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
+      if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
+      overrides.requestState = opened.state
     }
     return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
   }
@@ -139,13 +150,9 @@ export class Router {
 
   async #forward(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<RouteReply> {
     ctx.backend = forward.entry.backend.name
-    const reply = await forward.entry.backend.request({
-      method: valid.request.method,
-      params: forward.params,
-      signal: ctx.signal,
-      onNotification: ctx.onNotification,
-      headers: forward.headers,
-    })
+    const round = await this.#call(valid, forward, ctx)
+    if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
+    const reply = round.reply
     if (!reply.ok) return fromBackendRpcError(reply.error, valid.params)
     let result = reply.result
     if (result.resultType === RESULT_TYPE.inputRequired) {
@@ -158,6 +165,33 @@ export class Router {
       result = sealResult(this.#deps.sealer, forward.binding, result, this.#deps.stateTtlMs)
     }
     return this.#complete(valid, result)
+  }
+
+  // G8 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
+  // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
+  #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
+    const backend = forward.entry.backend
+    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers }
+    // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
+    const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
+    if (!bridgeable) {
+      return backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification }).then((reply) => ({ kind: 'reply', reply }))
+    }
+    const capabilities = valid.meta[META.clientCapabilities]
+    const attachment = {
+      signal: ctx.signal, onNotification: ctx.onNotification, progressToken: getProgressToken(valid.meta),
+      clientCapabilities: isJsonObject(capabilities) ? capabilities : {},
+    }
+    if (forward.resume) return this.#bridge.resume(forward.resume, attachment, valid.params.inputResponses)
+    const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
+    return this.#bridge.open((hooks) => backend.request({ ...upstream, ...hooks }), attachment, log)
+  }
+
+  // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and
+  // is bound like any other (MRTR-8/9), expiring with the hold.
+  #bridgeResult(forward: Forward, round: Extract<Round, { kind: 'input' }>): JsonObject {
+    const requestState = sealBridgeState(this.#deps.sealer, forward.binding!, round.handle, this.#holdMs)
+    return { resultType: RESULT_TYPE.inputRequired, inputRequests: round.inputRequests, requestState }
   }
 
   #complete(valid: ValidRequest, result: JsonObject): RouteReply {

@@ -16,7 +16,17 @@ export interface UpstreamCall {
   onNotification?: (notification: JsonRpcNotification) => void
   // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
   headers?: Record<string, string>
+  // MRTR bridging (G8, LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
+  // roots/list sent during this call is answered with what this resolves to. Absent → refused.
+  onServerRequest?: (request: ServerRequest) => Promise<ServerAnswer>
 }
+
+// A backend's own request to the client (2025-11-25 only), and the JSON-RPC answer it gets.
+export interface ServerRequest {
+  method: string
+  params?: JsonObject
+}
+export type ServerAnswer = { result: JsonObject } | { error: JsonRpcErrorObject }
 
 // What a backend answered: a result object or a JSON-RPC error it returned (passed through).
 export type UpstreamReply =

@@ -9,6 +9,7 @@ import { META } from '../protocol/meta.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import { LEGACY_VERSION, MODERN_VERSION, MODERN_VERSIONS } from '../protocol/version.ts'
 import type { Era } from './backend.ts'
+import { LEGACY_CLIENT_CAPABILITIES } from './legacy-reply.ts'
 import type { ChildReply, StdioSession } from './stdio-session.ts'
 
 // Legacy revisions whose messages the gateway can relay as they are (offered: the newest).
@@ -89,8 +90,8 @@ export function classifyInitializeReply(reply: ProbeReply, note: string): EraVer
 export async function probeEra(channel: ProbeChannel, clientInfo: ClientInfo): Promise<EraVerdict> {
   const discover = classifyDiscoverReply(await channel.request('server/discover', { _meta: buildModernMeta(clientInfo) }))
   if (discover.kind === 'decided') return discover.verdict
-  // LEGACY-C1: offer the newest legacy version and no client capabilities (G8 option A).
-  const params = { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo }
+  // LEGACY-C1: offer the newest legacy version and the capabilities the gateway bridges (G8 option B).
+  const params = { protocolVersion: LEGACY_VERSION, capabilities: LEGACY_CLIENT_CAPABILITIES, clientInfo }
   const verdict = classifyInitializeReply(await channel.request('initialize', params), discover.note)
   if (verdict.up) channel.notify('notifications/initialized')
   return verdict

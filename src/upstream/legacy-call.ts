@@ -3,7 +3,7 @@
 // stream is closed, for client aborts and timeouts alike (CANCEL-10, LEGACY-C6, LEGACY-C7).
 import type { BackendError, UpstreamCall, UpstreamReply } from './backend.ts'
 import { toBackendError } from './http-errors.ts'
-import { answerServerRequest, readLegacyReply, toLegacyParams } from './legacy-reply.ts'
+import { answerCallRequest, readLegacyReply, toLegacyParams } from './legacy-reply.ts'
 import type { LegacySession, SentRequest } from './legacy-session.ts'
 
 export interface LegacyCallOptions {
@@ -42,7 +42,10 @@ export async function requestLegacy(session: LegacySession, call: UpstreamCall, 
     return await readLegacyReply(response, {
       id,
       onNotification: call.onNotification,
-      onServerRequest: (request) => session.respond(answerServerRequest(request)),
+      // LEGACY-C5, G8: requests on this call's stream belong to it; elicitation/sampling/roots are bridged.
+      onServerRequest: (request) => {
+        void answerCallRequest(request, call.onServerRequest).then((answer) => session.respond({ jsonrpc: '2.0', id: request.id, ...answer }))
+      },
       maxEventChars: options.maxEventChars,
     })
   } catch (err) {

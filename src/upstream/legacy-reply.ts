@@ -5,7 +5,7 @@ import type { Dispatcher } from 'undici'
 import { RPC } from '../errors.ts'
 import { isJsonObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcId, type JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { getMeta } from '../protocol/meta.ts'
-import type { UpstreamReply } from './backend.ts'
+import type { ServerAnswer, UpstreamCall, UpstreamReply } from './backend.ts'
 import { BadReplyError, isEventStream, isJsonContent, parseJsonBody, readSse } from './reply-reader.ts'
 
 export interface LegacyReplyOptions {
@@ -30,11 +30,35 @@ export function toLegacyParams(params: JsonObject): JsonObject {
   return Object.keys(kept).length > 0 ? { ...rest, _meta: kept } : rest
 }
 
-// LEGACY-C5: ping → {}; sampling, elicitation, roots and anything else are refused (G8 not bridged yet).
+// LEGACY-C1 with G8 option B: the gateway offers what it can bridge to a modern client; whether a
+// given request is answered depends on the capabilities that client declares (MRTR-4, CAP-2).
+export const LEGACY_CLIENT_CAPABILITIES: JsonObject = Object.freeze({ elicitation: { form: {}, url: {} }, sampling: {}, roots: {} })
+
+const BRIDGED_METHODS: ReadonlySet<string> = new Set(['elicitation/create', 'sampling/createMessage', 'roots/list'])
+
+// LEGACY-C5: the local answer: ping → {}; sampling, elicitation, roots and anything else refused.
+function answerLocally(method: unknown): ServerAnswer {
+  if (method === 'ping') return { result: {} }
+  return { error: { code: RPC.methodNotFound, message: `${String(method)} is not supported by the gateway yet` } }
+}
+
+// LEGACY-C5: the JSON-RPC response to a backend request that belongs to no call.
 export function answerServerRequest(request: JsonObject): JsonObject {
-  if (request.method === 'ping') return { jsonrpc: '2.0', id: request.id, result: {} }
-  const error = { code: RPC.methodNotFound, message: `${String(request.method)} is not supported by the gateway yet` }
-  return { jsonrpc: '2.0', id: request.id, error }
+  return { jsonrpc: '2.0', id: request.id, ...answerLocally(request.method) }
+}
+
+// LEGACY-C5, G8: the answer to a backend request made during a call: elicitation, sampling and
+// roots go to `bridge` when the call has one; the rest is answered locally. Never rejects: a
+// failing bridge becomes an internal error for the backend.
+export async function answerCallRequest(request: JsonObject, bridge: UpstreamCall['onServerRequest']): Promise<ServerAnswer> {
+  const method = request.method
+  if (bridge === undefined || typeof method !== 'string' || !BRIDGED_METHODS.has(method)) return answerLocally(method)
+  const params = isJsonObject(request.params) ? request.params : undefined
+  try {
+    return await bridge(params === undefined ? { method } : { method, params })
+  } catch (err) {
+    return { error: { code: RPC.internalError, message: `the gateway could not relay ${method}: ${err instanceof Error ? err.message : String(err)}` } }
+  }
 }
 
 function asReply(message: JsonObject, id: JsonRpcId): UpstreamReply | undefined {

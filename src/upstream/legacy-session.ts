@@ -9,7 +9,7 @@ import type { ServerInfo } from '../protocol/result.ts'
 import { LEGACY_VERSION } from '../protocol/version.ts'
 import { BackendError } from './backend.ts'
 import { checkInitializeReply } from './legacy-era.ts'
-import { answerServerRequest, readLegacyReply } from './legacy-reply.ts'
+import { answerServerRequest, LEGACY_CLIENT_CAPABILITIES, readLegacyReply } from './legacy-reply.ts'
 
 export const SESSION_HEADER = 'mcp-session-id'
 const TERMINATE_TIMEOUT_MS = 2_000
@@ -63,12 +63,12 @@ export class LegacySession {
     return `gw-${++this.#nextId}`
   }
 
-  // LEGACY-C1: offer the newest legacy version and no client capabilities (G8 not bridged yet).
+  // LEGACY-C1: offer the newest legacy version and the capabilities the gateway bridges (G8).
   // Never cancelled (CANCEL-10): only the handshake timeout can stop it.
   async open(): Promise<void> {
     this.#id = undefined
     const id = this.nextId()
-    const params = { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: this.#options.clientInfo }
+    const params = { protocolVersion: LEGACY_VERSION, capabilities: LEGACY_CLIENT_CAPABILITIES, clientInfo: this.#options.clientInfo }
     const signal = AbortSignal.timeout(this.#options.handshakeTimeoutMs)
     const { response } = await this.post({ jsonrpc: '2.0', id, method: 'initialize', params }, signal)
     const sessionId = headerValue(response.headers[SESSION_HEADER])

@@ -1,7 +1,6 @@
 // A stdio MCP server behind the gateway: one long-lived child shared by every client (STDIO-10),
 // its era probed at start and after every restart (STDIO-11, STDIO-13), restarted with backoff
 // when it dies (STDIO-9), shut down by stdin EOF → SIGTERM → SIGKILL (STDIO-8).
-import { RPC } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../protocol/result.ts'
@@ -11,6 +10,7 @@ import { BACKEND_FAILURE, BackendError } from './backend.ts'
 import type { ChildExit } from './child-process.ts'
 import { describeExit } from './child-process.ts'
 import type { EraVerdict } from './era-probe.ts'
+import { answerCallRequest } from './legacy-reply.ts'
 import { buildModernMeta, createProbeChannel, probeEra } from './era-probe.ts'
 import type { CallRouter } from './stdio-calls.ts'
 import { createCallRouter } from './stdio-calls.ts'
@@ -194,10 +194,16 @@ class StdioBackend implements Backend {
       this.#logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
       return
     }
-    // LEGACY-12: ping is answered with {}; LEGACY-C5: other requests are refused (not bridged yet).
-    if (request.method === 'ping') return session.respond(request.id, { result: {} })
-    this.#logger.info({ rpcMethod: request.method }, 'stdio backend request refused: not supported by the gateway')
-    session.respond(request.id, { error: { code: RPC.methodNotFound, message: `Method not found: ${request.method}` } })
+    // LEGACY-12: ping is answered with {}; LEGACY-C5, G8: elicitation, sampling and roots go to the
+    // call they belong to (MRTR bridging), or are refused when there is no single such call.
+    const bridge = request.method === 'ping' ? undefined : this.#calls.bridgeFor()
+    void answerCallRequest(request as unknown as JsonObject, bridge).then((answer) => {
+      if ('error' in answer) {
+        const reason = bridge === undefined ? 'no single call in flight to relay it for' : answer.error.message
+        this.#logger.info({ rpcMethod: request.method, reason }, 'stdio backend request refused')
+      }
+      session.respond(request.id, answer)
+    })
   }
 
   async #shutDown(): Promise<void> {

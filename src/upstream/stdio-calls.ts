@@ -5,7 +5,7 @@
 import type { Logger } from '../observability/logger.ts'
 import type { JsonRpcId, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { getMeta, META } from '../protocol/meta.ts'
-import type { BackendFailure, Era, UpstreamCall, UpstreamReply } from './backend.ts'
+import type { BackendFailure, Era, ServerAnswer, ServerRequest, UpstreamCall, UpstreamReply } from './backend.ts'
 import { BACKEND_FAILURE, BackendError } from './backend.ts'
 import type { IdAllocator } from './stdio-ids.ts'
 import { restoreProgressToken, rewriteProgressToken } from './stdio-ids.ts'
@@ -19,6 +19,8 @@ interface InFlightCall {
   token?: string
   originalToken?: JsonRpcId
   wantsLogs: boolean
+  // Backend requests of this call waiting for the client's answer (MRTR bridging, G8).
+  asking: number
   timer?: NodeJS.Timeout
   onAbort: () => void
   resolve: (reply: UpstreamReply) => void
@@ -78,6 +80,25 @@ export class CallRouter {
     return target !== undefined
   }
 
+  // G8: stdio ties a legacy child's request to no call, so it goes to the only bridge-capable call
+  // not already waiting for an answer, else to the only bridge-capable call at all; with several
+  // candidates nothing is chosen and the request is refused (ambiguous on a shared child).
+  bridgeFor(): ((request: ServerRequest) => Promise<ServerAnswer>) | undefined {
+    const capable = [...this.#byId.values()].filter((entry) => entry.call.onServerRequest !== undefined)
+    const idle = capable.filter((entry) => entry.asking === 0)
+    const target = idle.length === 1 ? idle[0] : capable.length === 1 ? capable[0] : undefined
+    const bridge = target?.call.onServerRequest
+    if (target === undefined || bridge === undefined) return undefined
+    return async (request) => {
+      target.asking++
+      try {
+        return await bridge(request)
+      } finally {
+        target.asking--
+      }
+    }
+  }
+
   failAll(error: BackendError): void {
     for (const entry of [...this.#byId.values()]) this.#fail(entry, error)
   }
@@ -86,7 +107,7 @@ export class CallRouter {
     const rewrite = rewriteProgressToken(call.params, this.#options.ids.progressToken)
     const entry: InFlightCall = {
       id: this.#options.ids.requestId(), call, session, token: rewrite.token, originalToken: rewrite.original,
-      wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined,
+      wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined, asking: 0,
       onAbort: () => this.#cancel(entry, BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason)),
       ...settle,
     }

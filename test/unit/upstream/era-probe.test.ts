@@ -76,7 +76,9 @@ t.test('probeEra: legacy server → initialize, then notifications/initialized',
   })
   t.match(await probeEra(channel, clientInfo), { up: true, era: 'legacy', note: 'server/discover: no answer within 1 ms' })
   t.same(sent.map((entry) => entry.method), ['server/discover', 'initialize', 'notifications/initialized'])
-  t.same(sent[1].params, { protocolVersion: '2025-11-25', capabilities: {}, clientInfo })
+  // G8 bridging: the capabilities the gateway can relay to a modern client that declares them.
+  const capabilities = { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }
+  t.same(sent[1].params, { protocolVersion: '2025-11-25', capabilities, clientInfo })
 })
 
 t.test('probeEra: initialize refused → no notifications/initialized', async (t) => {
