@@ -20,7 +20,9 @@ const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, d
   })
   app.post(endpoint, async (request, reply) => {
     // Headers set by plugins (CORS) go onto the raw response before we take it over.
-    for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+    if (request.headers.origin !== undefined) {
+      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
+    }
     handled.add(request)
     reply.hijack()
     await handleMcpPost(deps, { headers: request.headers, body: request.body, res: reply.raw, log: request.log })

@@ -18,7 +18,7 @@ import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type Round } from './bridge.ts'
-import { buildParamHeaders, checkParamHeaders, readHeaderParams } from '../protocol/param-headers.ts'
+import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
 
 export interface RouterDeps {
@@ -53,6 +53,7 @@ interface Forward {
 }
 
 export class Router {
+  readonly #headerParams = new WeakMap<JsonObject, HeaderParamsResult>()
   readonly #deps: RouterDeps
   readonly #bridge: Bridge
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
@@ -113,12 +114,19 @@ export class Router {
 
   // HDR-7: Mcp-Param-* checked against the tool's x-mcp-header annotations; HDR-9/10 for the backend.
   #paramHeaders(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
-    const annotations = tool ? readHeaderParams(tool) : undefined
+    const annotations = tool ? this.#headerParamsOf(tool) : undefined
     const params = annotations?.ok ? annotations.params : []
     const problem = checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
     if (problem !== undefined) throw new GatewayError('MCP_GATEWAY_HEADER_MISMATCH', problem)
     if (params.length === 0 && valid.paramHeaders.size === 0) return undefined
     return buildParamHeaders(params, valid.params.arguments, valid.paramHeaders)
+  }
+
+  // A tool definition is read once per catalog fetch, not once per call.
+  #headerParamsOf(tool: JsonObject): HeaderParamsResult {
+    let cached = this.#headerParams.get(tool)
+    if (!cached) this.#headerParams.set(tool, (cached = readHeaderParams(tool)))
+    return cached
   }
 
   // MRTR-5/8/9: a retry's sealed state is opened and must be bound to this request.

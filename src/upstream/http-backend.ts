@@ -18,6 +18,7 @@ import { decideHttpEra, type HttpProbeOutcome } from './legacy-era.ts'
 import { LegacyListens } from './legacy-listen.ts'
 import { LegacySession } from './legacy-session.ts'
 import { Reprober } from './reprober.ts'
+import { CallSignal } from './call-signal.ts'
 import { BadReplyError, isEventStream, readSse } from './reply-reader.ts'
 
 function headerValue(value: string | string[] | undefined): string | undefined {
@@ -92,8 +93,7 @@ export class HttpBackend implements Backend {
 
   async #requestModern(call: UpstreamCall): Promise<UpstreamReply> {
     const id = `gw-${++this.#nextId}`
-    const timeout = AbortSignal.timeout(this.#config.timeoutMs)
-    const signal = AbortSignal.any([call.signal, timeout])
+    const deadline = new CallSignal(call.signal, this.#config.timeoutMs)
     let response: Dispatcher.ResponseData
     try {
       response = await this.#pool.request({
@@ -101,15 +101,20 @@ export class HttpBackend implements Backend {
         method: 'POST',
         headers: this.#headers(call),
         body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params }),
-        signal,
+        signal: deadline.signal,
       })
     } catch (err) {
-      throw this.#fail(err, call.signal, timeout)
+      deadline.dispose()
+      throw this.#fail(err, call.signal, deadline)
     }
+    // An SSE stream is still drained after its final message: its deadline stays until then.
+    const streaming = isEventStream(headerValue(response.headers['content-type']))
     try {
       return await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
     } catch (err) {
-      throw this.#fail(err, call.signal, timeout)
+      throw this.#fail(err, call.signal, deadline)
+    } finally {
+      if (!streaming) deadline.dispose()
     }
   }
 
@@ -181,8 +186,8 @@ export class HttpBackend implements Backend {
     return call.headers ? { ...headers, ...call.headers } : headers
   }
 
-  #fail(err: unknown, clientSignal: AbortSignal, timeout: AbortSignal): BackendError {
-    const failure = toBackendError(this.name, err, { aborted: clientSignal.aborted, timedOut: timeout.aborted })
+  #fail(err: unknown, clientSignal: AbortSignal, deadline: CallSignal): BackendError {
+    const failure = toBackendError(this.name, err, { aborted: clientSignal.aborted, timedOut: deadline.timedOut })
     if (failure.reason === 'unreachable') this.#markDown(failure.message)
     return failure
   }
