@@ -1,6 +1,7 @@
 // A client's subscriptions/listen stream (SUB-*): acknowledgment first, then only what it asked
 // for, tagged with its own id (same JSON type), keep-alive comments (SSE-5), and a graceful
-// closing result on shutdown (SUB-9/10, §27 item 1).
+// closing result on shutdown (SUB-9/10, §27 item 1). Resource subscriptions are routed to the
+// backends that own the URIs (G9); URIs nobody can subscribe to are left out of the ack (SUB-3).
 import type { ServerResponse } from 'node:http'
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
@@ -8,7 +9,7 @@ import { META } from '../protocol/meta.ts'
 import { SSE_KEEP_ALIVE } from '../protocol/sse.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, type Outcome } from '../observability/metrics.ts'
-import { LIST_CHANGED, type ListenHub } from '../routing/listen-hub.ts'
+import { LIST_CHANGED, type ListenHub, type ResourceRoute } from '../routing/listen-hub.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { ReplyStream } from './reply-stream.ts'
 
@@ -22,24 +23,31 @@ export interface ListenDeps {
   closers: Set<() => void>
 }
 
-// SUB-3: the subset of the filter the gateway will honour.
-export function honourFilter(requested: JsonObject, capabilities: JsonObject): JsonObject {
-  const honoured: JsonObject = {}
-  const can = (capability: string, key: string): boolean => isJsonObject(capabilities[capability]) && (capabilities[capability] as JsonObject)[key] === true
-  if (requested.toolsListChanged === true && can('tools', 'listChanged')) honoured.toolsListChanged = true
-  if (requested.promptsListChanged === true && can('prompts', 'listChanged')) honoured.promptsListChanged = true
-  if (requested.resourcesListChanged === true && can('resources', 'listChanged')) honoured.resourcesListChanged = true
+function can(capabilities: JsonObject, capability: string, key: string): boolean {
+  const declared = capabilities[capability]
+  return isJsonObject(declared) && declared[key] === true
+}
+
+function requestedUris(requested: JsonObject): string[] {
   const uris = requested.resourceSubscriptions
-  if (Array.isArray(uris) && can('resources', 'subscribe')) honoured.resourceSubscriptions = uris.filter((u) => typeof u === 'string')
+  return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === 'string') : []
+}
+
+// SUB-3: the subset of the filter the gateway will honour; `routes` are the requested URIs a
+// backend can subscribe to (ListenHub.routeResources), and an empty list is left out.
+export function honourFilter(requested: JsonObject, capabilities: JsonObject, routes: readonly ResourceRoute[] = []): JsonObject {
+  const honoured: JsonObject = {}
+  if (requested.toolsListChanged === true && can(capabilities, 'tools', 'listChanged')) honoured.toolsListChanged = true
+  if (requested.promptsListChanged === true && can(capabilities, 'prompts', 'listChanged')) honoured.promptsListChanged = true
+  if (requested.resourcesListChanged === true && can(capabilities, 'resources', 'listChanged')) honoured.resourcesListChanged = true
+  if (routes.length > 0 && can(capabilities, 'resources', 'subscribe')) honoured.resourceSubscriptions = routes.map((route) => route.uri)
   return honoured
 }
 
-function wants(filter: JsonObject, notification: JsonRpcNotification): boolean {
+// SUB-2 for list changes; resource updates reach a client through its routes (ListenHub).
+function wantsListChange(filter: JsonObject, notification: JsonRpcNotification): boolean {
   const change = LIST_CHANGED[notification.method as keyof typeof LIST_CHANGED]
-  if (change) return filter[change.filterKey] === true
-  const uri = notification.params?.uri
-  const uris = Array.isArray(filter.resourceSubscriptions) ? (filter.resourceSubscriptions as string[]) : []
-  return typeof uri === 'string' && uris.some((u) => uri === u || uri.startsWith(u.endsWith('/') ? u : `${u}/`))
+  return change !== undefined && filter[change.filterKey] === true
 }
 
 function tagged(id: JsonRpcId, notification: JsonRpcNotification): JsonRpcNotification {
@@ -48,12 +56,41 @@ function tagged(id: JsonRpcId, notification: JsonRpcNotification): JsonRpcNotifi
   return { jsonrpc: '2.0', method: notification.method, params: { ...params, _meta: { ...meta, [META.subscriptionId]: id } } }
 }
 
-export function serveListen(deps: ListenDeps, valid: ValidRequest, stream: ReplyStream, res: ServerResponse): Promise<Outcome> {
-  const id = valid.request.id
+async function routeRequested(deps: ListenDeps, requested: JsonObject, capabilities: JsonObject): Promise<ResourceRoute[]> {
+  const uris = requestedUris(requested)
+  if (uris.length === 0 || !can(capabilities, 'resources', 'subscribe')) return []
+  return deps.hub.routeResources(uris)
+}
+
+export async function serveListen(deps: ListenDeps, valid: ValidRequest, stream: ReplyStream, res: ServerResponse): Promise<Outcome> {
   const requested = isJsonObject(valid.params.notifications) ? valid.params.notifications : {}
-  const filter = honourFilter(requested, deps.capabilities())
+  const capabilities = deps.capabilities()
+  // A shutdown that starts while URIs are being routed still ends this stream gracefully.
+  let closing = false
+  const onShutdown = (): void => {
+    closing = true
+  }
+  deps.closers.add(onShutdown)
+  const routes = await routeRequested(deps, requested, capabilities).finally(() => deps.closers.delete(onShutdown))
+  // The client may have left while URIs were being routed: nothing to subscribe for.
+  if (stream.gone) return OUTCOME.cancelled
+  const sub = { id: valid.request.id, filter: honourFilter(requested, capabilities, routes), routes, closing }
+  return streamListen(deps, sub, stream, res)
+}
+
+interface Subscription {
+  id: JsonRpcId
+  filter: JsonObject
+  routes: readonly ResourceRoute[]
+  // The gateway began shutting down before the stream opened.
+  closing: boolean
+}
+
+function streamListen(deps: ListenDeps, sub: Subscription, stream: ReplyStream, res: ServerResponse): Promise<Outcome> {
+  const { id, filter } = sub
   stream.notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META.subscriptionId]: id }, notifications: filter } })
-  const unsubscribe = deps.hub.subscribe({ wants: (n) => wants(filter, n), deliver: (n) => stream.notify(tagged(id, n)) })
+  const client = { wants: (n: JsonRpcNotification) => wantsListChange(filter, n), deliver: (n: JsonRpcNotification) => stream.notify(tagged(id, n)) }
+  const unsubscribe = deps.hub.subscribe(client, sub.routes)
   const keepAlive = setInterval(() => stream.writeRaw(SSE_KEEP_ALIVE), deps.keepAliveMs)
   keepAlive.unref()
   return new Promise((resolve) => {
@@ -69,5 +106,6 @@ export function serveListen(deps: ListenDeps, valid: ValidRequest, stream: Reply
       unsubscribe()
       resolve(OUTCOME.ok)
     })
+    if (sub.closing) shutdown()
   })
 }

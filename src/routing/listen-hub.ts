@@ -1,10 +1,12 @@
-// subscriptions/listen fan-in (G9): one upstream listen per backend for list changes (opened once,
-// re-opened with backoff, SUB-11), one per (backend, URI) for resource updates, shared by every client.
+// subscriptions/listen fan-in (G9): one upstream listen per backend for list changes, and one per
+// (backend, URI) for resource updates, opened by the first subscriber and closed when the last one
+// leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
 // Upstream list changes also invalidate the catalog (CACHE-8).
 import type { Logger } from '../observability/logger.ts'
 import { isJsonObject, type JsonObject, type JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
+import { resolveUri } from './resolve.ts'
 import { REPROBE_MAX_MS, REPROBE_MIN_MS } from '../upstream/reprober.ts'
 
 export const LIST_CHANGED = {
@@ -13,9 +15,67 @@ export const LIST_CHANGED = {
   'notifications/resources/list_changed': { filterKey: 'resourcesListChanged', kinds: ['resources', 'templates'] },
 } as const
 
+export const RESOURCE_UPDATED = 'notifications/resources/updated'
+
+// SUB-5: an update may name a sub-resource of the subscribed URI.
+export function coversUri(subscribed: string, uri: string): boolean {
+  return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)
+}
+
 export interface ClientSubscription {
+  // List changes this client asked for (SUB-2); resource updates go by its routes instead.
   wants(notification: JsonRpcNotification): boolean
   deliver(notification: JsonRpcNotification): void
+}
+
+// A subscribed URI and the backend that owns it (resolveUri).
+export interface ResourceRoute {
+  uri: string
+  entry: BackendEntry
+}
+
+// One upstream listen stream, kept open (re-opened with backoff) until stopped.
+interface Upstream {
+  readonly entry: BackendEntry
+  // What to ask for; undefined while the backend cannot be asked (down, no capability yet).
+  readonly filter: () => JsonObject | undefined
+  readonly onNotification: (notification: JsonRpcNotification) => void
+  close?: () => void
+  timer?: NodeJS.Timeout
+  stopped: boolean
+}
+
+interface ResourceListen extends Upstream {
+  readonly uri: string
+  readonly clients: Set<ClientSubscription>
+}
+
+// Each upstream listen holds one of an HTTP backend's pooled connections for as long as it is open:
+// after the list-change listen's, resource subscriptions get at most half of what is left, so
+// ordinary calls are never starved.
+const STDIO_RESOURCE_LISTENS = 64
+
+function resourceListenBudget(entry: BackendEntry): number {
+  return entry.config.transport === 'http' ? Math.floor((entry.config.connections - 1) / 2) : STDIO_RESOURCE_LISTENS
+}
+
+function resourceKey(route: ResourceRoute): string {
+  return `${route.entry.backend.name}\u0000${route.uri}`
+}
+
+function canSubscribe(entry: BackendEntry): boolean {
+  const resources = entry.backend.capabilities().resources
+  return entry.backend.listen !== undefined && isJsonObject(resources) && resources.subscribe === true
+}
+
+function listFilter(entry: BackendEntry): JsonObject | undefined {
+  const caps = entry.backend.capabilities()
+  const filter: JsonObject = {}
+  for (const [capability, key] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']]) {
+    const cap = caps[capability]
+    if (isJsonObject(cap) && cap.listChanged === true) filter[key] = true
+  }
+  return Object.keys(filter).length > 0 ? filter : undefined
 }
 
 export class ListenHub {
@@ -23,8 +83,11 @@ export class ListenHub {
   readonly #catalog: Catalog
   readonly #logger: Logger
   readonly #clients = new Set<ClientSubscription>()
-  readonly #closers = new Map<string, () => void>()
-  readonly #timers = new Set<NodeJS.Timeout>()
+  // Each client's resource routes, for choosing which upstream delivers an update to it.
+  readonly #routes = new Map<ClientSubscription, readonly ResourceRoute[]>()
+  readonly #lists = new Map<string, Upstream>()
+  // Keyed by backend name and URI: at most one upstream listen per pair.
+  readonly #resources = new Map<string, ResourceListen>()
   #closed = false
 
   constructor(backends: BackendSet, catalog: Catalog, logger: Logger) {
@@ -35,61 +98,146 @@ export class ListenHub {
 
   // After the first probes: open a list-change listen on every backend that can send them.
   start(): void {
-    for (const entry of this.#backends.entries) this.#open(entry, REPROBE_MIN_MS)
+    for (const entry of this.#backends.entries) {
+      if (this.#closed || this.#lists.has(entry.backend.name)) continue
+      const upstream: Upstream = { entry, filter: () => listFilter(entry), onNotification: (n) => this.#onListChange(entry, n), stopped: false }
+      this.#lists.set(entry.backend.name, upstream)
+      this.#open(upstream, REPROBE_MIN_MS)
+    }
   }
 
-  subscribe(client: ClientSubscription): () => void {
+  // SUB-3: each URI goes to the backend that owns it, if that backend can subscribe and has listen
+  // budget left; the others are left out of the acknowledgment.
+  async routeResources(uris: readonly string[]): Promise<ResourceRoute[]> {
+    const resolved = await Promise.all([...new Set(uris)].map(async (uri) => {
+      const entry = await resolveUri(this.#backends, this.#catalog, uri).catch(() => undefined)
+      return entry !== undefined && canSubscribe(entry) ? [{ uri, entry }] : []
+    }))
+    return this.#withinBudget(resolved.flat())
+  }
+
+  // A URI that already has an upstream listen costs nothing; a new one must fit its backend's budget.
+  // Soft limit: listens requested concurrently are counted when they open, not here.
+  #withinBudget(routes: ResourceRoute[]): ResourceRoute[] {
+    const open = new Map<BackendEntry, number>()
+    for (const listen of this.#resources.values()) open.set(listen.entry, (open.get(listen.entry) ?? 0) + 1)
+    return routes.filter((route) => {
+      if (this.#resources.has(resourceKey(route))) return true
+      const count = open.get(route.entry) ?? 0
+      if (count >= resourceListenBudget(route.entry)) {
+        this.#logger.warn({ backend: route.entry.backend.name, uri: route.uri }, 'resource subscription over the listen budget; left out')
+        return false
+      }
+      open.set(route.entry, count + 1)
+      return true
+    })
+  }
+
+  subscribe(client: ClientSubscription, routes: readonly ResourceRoute[] = []): () => void {
     this.#clients.add(client)
-    return () => this.#clients.delete(client)
+    this.#routes.set(client, routes)
+    for (const route of routes) this.#acquire(route, client)
+    return () => {
+      if (!this.#clients.delete(client)) return
+      this.#routes.delete(client)
+      for (const route of routes) this.#release(route, client)
+    }
   }
 
   close(): void {
     this.#closed = true
-    for (const close of this.#closers.values()) close()
-    for (const timer of this.#timers) clearTimeout(timer)
-    this.#closers.clear()
+    for (const upstream of [...this.#lists.values(), ...this.#resources.values()]) this.#stop(upstream)
+    this.#lists.clear()
+    this.#resources.clear()
   }
 
-  #filterFor(entry: BackendEntry): JsonObject | undefined {
-    const caps = entry.backend.capabilities()
-    const filter: JsonObject = {}
-    for (const [capability, key] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']]) {
-      const cap = caps[capability]
-      if (isJsonObject(cap) && cap.listChanged === true) filter[key] = true
+  #acquire(route: ResourceRoute, client: ClientSubscription): void {
+    const key = resourceKey(route)
+    let listen = this.#resources.get(key)
+    if (!listen) {
+      listen = this.#createResourceListen(route)
+      this.#resources.set(key, listen)
+      this.#open(listen, REPROBE_MIN_MS)
     }
-    return Object.keys(filter).length > 0 ? filter : undefined
+    listen.clients.add(client)
   }
 
-  #open(entry: BackendEntry, delayMs: number): void {
-    const { backend } = entry
-    if (this.#closed || !backend.listen) return
-    const filter = backend.status().up ? this.#filterFor(entry) : undefined
-    if (!filter) return this.#retry(entry, delayMs)
-    const close = backend.listen(filter, {
-      onNotification: (n) => this.#onUpstream(entry, n),
+  #createResourceListen(route: ResourceRoute): ResourceListen {
+    const filter = { resourceSubscriptions: [route.uri] }
+    const listen: ResourceListen = {
+      entry: route.entry,
+      uri: route.uri,
+      clients: new Set(),
+      filter: () => filter,
+      onNotification: (n) => this.#onResourceUpdate(listen, n),
+      stopped: false,
+    }
+    return listen
+  }
+
+  #release(route: ResourceRoute, client: ClientSubscription): void {
+    const key = resourceKey(route)
+    const listen = this.#resources.get(key)
+    if (!listen?.clients.delete(client) || listen.clients.size > 0) return
+    this.#resources.delete(key)
+    this.#stop(listen)
+  }
+
+  #open(upstream: Upstream, delayMs: number): void {
+    const { backend } = upstream.entry
+    if (this.#closed || upstream.stopped || !backend.listen) return
+    const filter = backend.status().up ? upstream.filter() : undefined
+    if (!filter) return this.#retry(upstream, delayMs)
+    upstream.close = backend.listen(filter, {
+      onNotification: (n) => {
+        if (!upstream.stopped) upstream.onNotification(n)
+      },
       onClose: (reason) => {
-        this.#closers.delete(backend.name)
+        upstream.close = undefined
         this.#logger.debug({ backend: backend.name, reason }, 'upstream listen closed; re-opening')
-        this.#retry(entry, delayMs)
+        this.#retry(upstream, delayMs)
       },
     })
-    this.#closers.set(backend.name, close)
   }
 
-  #retry(entry: BackendEntry, delayMs: number): void {
-    if (this.#closed) return
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer)
-      this.#open(entry, Math.min(delayMs * 2, REPROBE_MAX_MS))
+  #retry(upstream: Upstream, delayMs: number): void {
+    if (this.#closed || upstream.stopped) return
+    upstream.timer = setTimeout(() => {
+      upstream.timer = undefined
+      this.#open(upstream, Math.min(delayMs * 2, REPROBE_MAX_MS))
     }, delayMs)
-    timer.unref()
-    this.#timers.add(timer)
+    upstream.timer.unref()
   }
 
-  #onUpstream(entry: BackendEntry, notification: JsonRpcNotification): void {
+  #stop(upstream: Upstream): void {
+    upstream.stopped = true
+    clearTimeout(upstream.timer)
+    upstream.close?.()
+    upstream.close = undefined
+  }
+
+  #onListChange(entry: BackendEntry, notification: JsonRpcNotification): void {
     const change = LIST_CHANGED[notification.method as keyof typeof LIST_CHANGED]
-    if (change) for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
-    else if (notification.method !== 'notifications/resources/updated') return
+    if (!change) return
+    for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
     for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
+  }
+
+  // Only the clients of this (backend, URI) get it, and a client subscribed to a parent and a child
+  // URI gets it once: from the most specific of its subscriptions that covers the updated URI.
+  #onResourceUpdate(listen: ResourceListen, notification: JsonRpcNotification): void {
+    const uri = notification.params?.uri
+    if (notification.method !== RESOURCE_UPDATED || typeof uri !== 'string' || !coversUri(listen.uri, uri)) return
+    for (const client of listen.clients) {
+      if (this.#bestRoute(client, listen.entry, uri) === listen.uri) client.deliver(notification)
+    }
+  }
+
+  #bestRoute(client: ClientSubscription, entry: BackendEntry, uri: string): string | undefined {
+    let best: string | undefined
+    for (const route of this.#routes.get(client) ?? []) {
+      if (route.entry === entry && coversUri(route.uri, uri) && (best === undefined || route.uri.length > best.length)) best = route.uri
+    }
+    return best
   }
 }
