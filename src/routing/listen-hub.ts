@@ -50,13 +50,12 @@ interface ResourceListen extends Upstream {
   readonly clients: Set<ClientSubscription>
 }
 
-// Each upstream listen holds one of an HTTP backend's pooled connections for as long as it is open:
-// after the list-change listen's, resource subscriptions get at most half of what is left, so
-// ordinary calls are never starved.
-const STDIO_RESOURCE_LISTENS = 64
+// Each upstream resource listen holds a connection (HTTP) or a subscription (stdio) open for as
+// long as clients want it: a bound per backend keeps one client from opening thousands upstream.
+const MAX_RESOURCE_LISTENS = 256
 
-function resourceListenBudget(entry: BackendEntry): number {
-  return entry.config.transport === 'http' ? Math.floor((entry.config.connections - 1) / 2) : STDIO_RESOURCE_LISTENS
+function resourceListenBudget(_entry: BackendEntry): number {
+  return MAX_RESOURCE_LISTENS
 }
 
 function resourceKey(route: ResourceRoute): string {

@@ -39,6 +39,8 @@ export class HttpBackend implements Backend {
   readonly #config: HttpBackendConfig
   readonly #deps: HttpBackendDeps
   readonly #pool: Pool
+  // Long-lived listen streams get their own connections, so they never starve ordinary calls.
+  readonly #listenPool: Pool
   readonly #path: string
   readonly #origin: string
   readonly #reprober: Reprober
@@ -56,7 +58,10 @@ export class HttpBackend implements Backend {
     const url = new URL(config.url)
     this.#path = url.pathname + url.search
     this.#origin = url.origin
-    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1 })
+    // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
+    const timers = { headersTimeout: 0, bodyTimeout: 0 }
+    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, ...timers })
+    this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
     this.#reprober = new Reprober(() => this.#probe())
   }
 
@@ -131,7 +136,7 @@ export class HttpBackend implements Backend {
     const call = { method: 'subscriptions/listen', params, signal: controller.signal }
     const id = `gw-listen-${++this.#nextId}`
     const run = async (): Promise<string> => {
-      const response = await this.#pool.request({
+      const response = await this.#listenPool.request({
         path: this.#path, method: 'POST', headers: this.#headers(call), signal: controller.signal,
         body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params }),
       })
@@ -156,7 +161,7 @@ export class HttpBackend implements Backend {
   async close(): Promise<void> {
     this.#reprober.dispose()
     await this.#dropLegacy()
-    await this.#pool.destroy()
+    await Promise.all([this.#pool.destroy(), this.#listenPool.destroy()])
   }
 
   // LEGACY-C3: DELETE the session (405 accepted); a failure is logged, never thrown.
