@@ -16,6 +16,7 @@ export const LIST_CHANGED = {
 } as const
 
 export const RESOURCE_UPDATED = 'notifications/resources/updated'
+const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged'
 
 // SUB-5: an update may name a sub-resource of the subscribed URI.
 export function coversUri(subscribed: string, uri: string): boolean {
@@ -43,6 +44,8 @@ interface Upstream {
   close?: () => void
   timer?: NodeJS.Timeout
   stopped: boolean
+  // Established at least once before: a later establishment follows a gap (a drop or a restart).
+  established?: boolean
 }
 
 interface ResourceListen extends Upstream {
@@ -187,16 +190,37 @@ export class ListenHub {
     if (this.#closed || upstream.stopped || !backend.listen) return
     const filter = backend.status().up ? upstream.filter() : undefined
     if (!filter) return this.#retry(upstream, delayMs)
+    const openedAt = Date.now()
+    const onOpen = (): void => this.#established(upstream, filter)
     upstream.close = backend.listen(filter, {
+      onOpen,
       onNotification: (n) => {
-        if (!upstream.stopped) upstream.onNotification(n)
+        if (upstream.stopped) return
+        if (n.method === ACKNOWLEDGED) onOpen()
+        else upstream.onNotification(n)
       },
       onClose: (reason) => {
         upstream.close = undefined
         this.#logger.debug({ backend: backend.name, reason }, 'upstream listen closed; re-opening')
-        this.#retry(upstream, delayMs)
+        // A stream that stayed up a while starts its backoff over (SUB-11).
+        this.#retry(upstream, Date.now() - openedAt > REPROBE_MAX_MS ? REPROBE_MIN_MS : delayMs)
       },
     })
+  }
+
+  // G9: after a gap (the stream dropped, or a stdio child restarted) a change may have been
+  // missed: once the stream is back, say so to the clients that asked.
+  #established(upstream: Upstream, filter: JsonObject): void {
+    if (upstream.established) this.#catchUp(upstream, filter)
+    upstream.established = true
+  }
+
+  #catchUp(upstream: Upstream, filter: JsonObject): void {
+    for (const [method, change] of Object.entries(LIST_CHANGED)) {
+      if (filter[change.filterKey] === true) upstream.onNotification({ jsonrpc: '2.0', method })
+    }
+    const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions : []
+    for (const uri of uris) upstream.onNotification({ jsonrpc: '2.0', method: RESOURCE_UPDATED, params: { uri } })
   }
 
   #retry(upstream: Upstream, delayMs: number): void {

@@ -47,6 +47,9 @@ export interface BackendStatus {
 export interface ListenSink {
   onNotification(notification: JsonRpcNotification): void
   onClose(reason: string): void
+  // The stream is established (HTTP: the SSE response arrived). Transports that deliver the
+  // backend's notifications/subscriptions/acknowledged need not call it.
+  onOpen?(): void
 }
 
 export interface Backend {

@@ -144,6 +144,7 @@ export class HttpBackend implements Backend {
         await response.body.dump()
         return `listen answered HTTP ${response.statusCode} without a stream`
       }
+      sink.onOpen?.()
       await readSse(response.body, (message) => {
         if (typeof message.method === 'string' && message.method !== 'notifications/subscriptions/acknowledged') {
           sink.onNotification(message as unknown as JsonRpcNotification)

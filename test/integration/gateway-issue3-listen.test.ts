@@ -4,7 +4,7 @@
 // "listen-closed"), so the tests wait on events, never on time.
 import t, { type Test } from 'tap'
 import { Agent } from 'undici'
-import { startFixture } from '../helpers/backend-process.ts'
+import { stopChild, startFixture } from '../helpers/backend-process.ts'
 import { startGateway, type StartedGateway } from '../helpers/start-gateway.ts'
 import { buildRpc, createRawClient, type JsonValue } from '../helpers/mcp-client.ts'
 
@@ -257,6 +257,20 @@ t.test('listen streams on a backend with connections: 1 → all honoured, ordina
   const ownRaw = createRawClient(t, own.url)
   const echo = await ownRaw.rpc('tools/call', { name: 's__echo', arguments: { text: 'still' } }, { id: 'echo' })
   t.match(echo.json, { id: 'echo', result: { content: [{ text: 'solo:still' }] } }, 'an ordinary call gets the connection')
+})
+
+// G9: a change made while the upstream stream was down would be lost; the gateway says "changed".
+t.test('upstream listen drops and comes back → the client hears list_changed for the gap', async (t) => {
+  const first = await startFixture(t, BACKEND, ['--name', 'phoenix'])
+  const port = new URL(first.url).port
+  const own = await startGateway(t, { backends: [{ name: 'p', transport: 'http', url: first.url, namespace: 'p' }] })
+  await first.waitForEvent('listen-opened')
+  const stream = await openListen(t, own, 'phx', { toolsListChanged: true })
+  await expectAck(t, stream, 'phx', { toolsListChanged: true })
+  await stopChild(first.child)
+  const second = await startFixture(t, BACKEND, ['--name', 'phoenix', '--port', port])
+  await second.waitForEvent('listen-opened')
+  expectTagged(t, await stream.next(), 'notifications/tools/list_changed', 'phx')
 })
 
 t.test('app.close() with an open listen stream → notifications/cancelled, then the closing result, promptly', async (t) => {
