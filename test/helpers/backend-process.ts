@@ -39,7 +39,11 @@ interface Waiter {
 }
 
 export async function startFixture(t: TeardownHost, scriptPath: string, args: string[] = []): Promise<FixtureProcess> {
-  const child = spawn(process.execPath, [scriptPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  // stdin is a pipe the fixture watches: if this process dies without teardown, the fixture exits.
+  const child = spawn(process.execPath, [scriptPath, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, FIXTURE_EXIT_ON_STDIN_END: '1' },
+  })
   t.teardown(() => stopChild(child))
   const events = createEventChannel(child, scriptPath)
   const ready = await events.waitForEvent('ready')
