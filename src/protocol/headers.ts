@@ -83,13 +83,18 @@ export function checkStandardHeaders(headers: IncomingHttpHeaders, request: Mirr
 }
 
 // Collect Mcp-Param-* headers as sent (for HDR-7 validation and HDR-9 forwarding).
-export function getParamHeaders(headers: IncomingHttpHeaders): Map<string, string> {
-  const found = new Map<string, string>()
-  for (const [name, value] of Object.entries(headers)) {
-    if (!name.startsWith(HEADER.paramPrefix) || value === undefined) continue
+const NO_PARAM_HEADERS: ReadonlyMap<string, string> = new Map()
+
+export function getParamHeaders(headers: IncomingHttpHeaders): ReadonlyMap<string, string> {
+  let found: Map<string, string> | undefined
+  for (const name in headers) {
+    if (!name.startsWith(HEADER.paramPrefix)) continue
+    const value = headers[name]
+    if (value === undefined) continue
+    found ??= new Map()
     found.set(name.slice(HEADER.paramPrefix.length), Array.isArray(value) ? value.join(', ') : value)
   }
-  return found
+  return found ?? NO_PARAM_HEADERS
 }
 
 export { checkHeader as checkMirroredHeader }

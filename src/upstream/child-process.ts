@@ -140,12 +140,19 @@ export function createStdinWriter(stdin: NodeJS.WritableStream, logger: Logger) 
   let blocked = false
   let failure: Error | undefined
 
+  let scheduled = false
+  // Lines queued in the same tick leave in one write (one syscall for many concurrent calls).
   const flush = (): void => {
-    while (!blocked && queue.length > 0) {
-      const item = queue.shift() as QueuedWrite
-      blocked = !stdin.write(item.line)
-      item.resolve()
-    }
+    scheduled = false
+    if (blocked || queue.length === 0) return
+    const batch = queue.splice(0)
+    blocked = !stdin.write(batch.length === 1 ? batch[0].line : batch.map((item) => item.line).join(''))
+    for (const item of batch) item.resolve()
+  }
+  const schedule = (): void => {
+    if (scheduled) return
+    scheduled = true
+    process.nextTick(flush)
   }
   stdin.on('drain', () => { blocked = false; flush() })
   // EPIPE and friends once the child is gone: the exit handler fails what is still queued.
@@ -156,7 +163,7 @@ export function createStdinWriter(stdin: NodeJS.WritableStream, logger: Logger) 
       if (failure !== undefined) return Promise.reject(failure)
       return new Promise<void>((resolve, reject) => {
         queue.push({ line, resolve, reject })
-        flush()
+        schedule()
       })
     },
     fail(error: Error): void {

@@ -21,14 +21,21 @@ t.test('stdin writer: over the high-water mark, later lines wait for drain', asy
   const stdin = slowStdin()
   const writer = createStdinWriter(stdin.stream, pino({ level: 'silent' }))
   const states: string[] = []
-  const first = writer.write('0123456789\n').then(() => states.push('first'))
+  await writer.write('0123456789\n').then(() => states.push('first'))
   const second = writer.write('second\n').then(() => states.push('second'))
-  await first
+  await new Promise((resolve) => setImmediate(resolve))
   t.same(stdin.received, ['0123456789\n'], 'the second line is held back')
   t.same(states, ['first'])
   stdin.release()
   await second
   t.same(stdin.received, ['0123456789\n', 'second\n'], 'sent after drain, in order')
+})
+
+t.test('stdin writer: lines queued in one tick → one write, in order', async (t) => {
+  const stdin = slowStdin()
+  const writer = createStdinWriter(stdin.stream, pino({ level: 'silent' }))
+  await Promise.all([writer.write('a\n'), writer.write('b\n'), writer.write('c\n')])
+  t.same(stdin.received, ['a\nb\nc\n'])
 })
 
 t.test('stdin writer: fail → queued and later writes rejected', async (t) => {
