@@ -12,6 +12,8 @@ export const RPC = {
   headerMismatch: -32020,
   missingClientCapability: -32021,
   unsupportedVersion: -32022,
+  // Received only, never emitted (ERR-5): 2025-11-25 "resource not found".
+  legacyResourceNotFound: -32002,
 } as const
 
 interface CatalogEntry {

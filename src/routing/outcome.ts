@@ -29,7 +29,7 @@ export function fromBackendError(err: BackendError): RouteReply {
 
 // G11: backend errors pass through, except the codes a modern client must never see.
 export function fromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
-  if (error.code === -32002) {
+  if (error.code === RPC.legacyResourceNotFound) {
     // ERR-5: legacy resource-not-found becomes -32602 with data.uri.
     const data = isJsonObject(error.data) ? { ...error.data, uri: params.uri } : { uri: params.uri }
     return { ok: false, error: { code: RPC.invalidParams, message: error.message, data }, httpStatus: 200, origin: 'backend' }
