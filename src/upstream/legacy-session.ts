@@ -3,7 +3,7 @@
 // request, one re-initialisation shared by every call that saw the session expire, DELETE at the end.
 import type { Dispatcher, Pool } from 'undici'
 import type { Logger } from '../observability/logger.ts'
-import type { JsonObject } from '../protocol/jsonrpc.ts'
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { HEADER } from '../protocol/headers.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import { LEGACY_VERSION } from '../protocol/version.ts'
@@ -13,6 +13,15 @@ import { answerServerRequest, LEGACY_CLIENT_CAPABILITIES, readLegacyReply } from
 
 export const SESSION_HEADER = 'mcp-session-id'
 const TERMINATE_TIMEOUT_MS = 2_000
+
+// LOG-7: the level a legacy backend's session is set to once it is initialized: the most verbose,
+// since the gateway filters each log by the level of the client whose request it belongs to
+// (src/http/notifications.ts), and drops logs that belong to no request or to a client without one.
+export const LEGACY_SESSION_LOG_LEVEL = 'debug'
+
+export function hasLoggingCapability(capabilities: JsonObject): boolean {
+  return isJsonObject(capabilities.logging)
+}
 
 export interface LegacySessionOptions {
   backend: string
@@ -81,6 +90,7 @@ export class LegacySession {
     this.#protocolVersion = verdict.protocolVersion
     this.#capabilities = verdict.capabilities
     await this.notify('notifications/initialized', undefined, signal)
+    await this.#setLogLevel(signal)
   }
 
   // LEGACY-C2: a 404 on a session request → one new session, shared by every caller that saw it.
@@ -140,6 +150,27 @@ export class LegacySession {
     await response.body.dump()
     if (response.statusCode >= 300 && response.statusCode !== 405 && response.statusCode !== 404) {
       this.#options.logger.warn({ backend: this.#options.backend, status: response.statusCode }, 'legacy session DELETE refused')
+    }
+  }
+
+  // LOG-7: `logging/setLevel` once per session, right after `notifications/initialized`, when the
+  // backend declared `logging`. A refusal or failure is logged; the session stays usable.
+  async #setLogLevel(signal: AbortSignal): Promise<void> {
+    if (!hasLoggingCapability(this.#capabilities)) return
+    const { backend, logger, maxEventChars } = this.#options
+    const id = this.nextId()
+    const params = { level: LEGACY_SESSION_LOG_LEVEL }
+    try {
+      const { response } = await this.post({ jsonrpc: '2.0', id, method: 'logging/setLevel', params }, signal)
+      const reply = await readLegacyReply(response, {
+        id, onNotification: undefined, onServerRequest: (m) => this.respond(answerServerRequest(m)), maxEventChars,
+      })
+      // `logLevel`, not `level`: pino's own field must keep the record's level.
+      const logged = { backend, logLevel: LEGACY_SESSION_LOG_LEVEL }
+      if (reply.ok) logger.info(logged, 'legacy backend log level set')
+      else logger.warn({ ...logged, reason: `${reply.error.message} (${reply.error.code})` }, 'legacy backend refused logging/setLevel')
+    } catch (err) {
+      logger.warn({ backend, err }, 'legacy backend logging/setLevel failed')
     }
   }
 

@@ -11,6 +11,7 @@ import type { ChildExit } from './child-process.ts'
 import { describeExit } from './child-process.ts'
 import type { EraVerdict } from './era-probe.ts'
 import { answerCallRequest } from './legacy-reply.ts'
+import { hasLoggingCapability, LEGACY_SESSION_LOG_LEVEL } from './legacy-session.ts'
 import { buildModernMeta, createProbeChannel, probeEra } from './era-probe.ts'
 import type { CallRouter } from './stdio-calls.ts'
 import { createCallRouter } from './stdio-calls.ts'
@@ -145,8 +146,24 @@ class StdioBackend implements Backend {
     this.#upSince = this.#now()
     // SUB-12: every open listen is (re)sent to the new child.
     this.#listens.attach({ session, era: verdict.era, meta: buildModernMeta(this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO) })
+    if (verdict.era === 'legacy' && hasLoggingCapability(verdict.capabilities)) this.#setLogLevel(session)
     this.#logger.info({ era: verdict.era, protocolVersion: verdict.protocolVersion, probe: verdict.note, childPid: session.pid }, 'stdio backend is up')
     this.#publish()
+  }
+
+  // LOG-7: a legacy child logs session-wide at the level of `logging/setLevel`: ask for everything,
+  // once, right after `notifications/initialized` (sent by the probe; stdin keeps the order), and let
+  // the gateway filter each log by its client's level. Later calls are written after it on stdin.
+  #setLogLevel(session: StdioSession): void {
+    const logged = { logLevel: LEGACY_SESSION_LOG_LEVEL }
+    const params = { level: LEGACY_SESSION_LOG_LEVEL }
+    session.request({ id: this.#ids.requestId(), method: 'logging/setLevel', params }, (reply) => {
+      if (reply.ok === true) return this.#logger.info(logged, 'legacy backend log level set')
+      // A child that exits before answering is restarted, and asked again by its successor.
+      if (reply.ok === 'gone') return
+      const reason = reply.ok === false ? `${reply.error.message} (${reply.error.code})` : reply.detail
+      this.#logger.warn({ ...logged, reason }, 'legacy backend refused logging/setLevel')
+    })
   }
 
   #setDown(reason: string): void {
