@@ -23,8 +23,8 @@ function toGatewayError(err: FastifyError | GatewayError): GatewayError {
 export default fp(async function errorHandlerPlugin(app) {
   app.setErrorHandler((err: FastifyError | GatewayError, request, reply) => {
     const gatewayError = toGatewayError(err)
-    if (gatewayError.httpStatus >= 500) request.log.error({ err }, 'unhandled error')
-    else request.log.info({ code: gatewayError.code, status: gatewayError.httpStatus }, 'request refused')
+    if (gatewayError.httpStatus >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
+    else request.log.info({ reqId: request.id, code: gatewayError.code, status: gatewayError.httpStatus }, 'request refused')
     const headers: Record<string, string> = gatewayError.httpStatus === 405 ? { allow: 'POST' } : {}
     void reply.code(gatewayError.httpStatus).headers(headers).send({ jsonrpc: '2.0', error: gatewayError.toJsonRpcError() })
   })

@@ -16,7 +16,7 @@ const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, d
   app.addHook('onResponse', async (request, reply) => {
     if (handled.has(request)) return
     deps.metrics.observeRequest('invalid', OUTCOME.rejected, reply.elapsedTime / 1000)
-    request.log.info({ outcome: OUTCOME.rejected, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 }, 'mcp request')
+    request.log.info({ reqId: request.id, outcome: OUTCOME.rejected, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 }, 'mcp request')
   })
   app.post(endpoint, async (request, reply) => {
     // Headers set by plugins (CORS) go onto the raw response before we take it over.
@@ -25,7 +25,7 @@ const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, d
     }
     handled.add(request)
     reply.hijack()
-    await handleMcpPost(deps, { headers: request.headers, body: request.body, res: reply.raw, log: request.log })
+    await handleMcpPost(deps, { headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id })
   })
   // HTTP-10: no legacy session can exist yet, so GET and DELETE are 405 with Allow: POST.
   app.route({

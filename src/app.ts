@@ -49,6 +49,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     ...(own ? { loggerInstance: own.loggerInstance as FastifyBaseLogger } : { logger: options.logger }),
     // One access line per MCP request is written by the handler itself.
     logController: new LogController({ disableRequestLogging: true }),
+    // No child logger per request (a hot-path allocation): log lines carry reqId themselves.
+    childLoggerFactory: (logger) => logger,
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

@@ -24,6 +24,7 @@ export interface McpPost {
   body: unknown
   res: ServerResponse
   log: Logger
+  reqId: string
 }
 
 interface Access {
@@ -46,7 +47,7 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   deps.metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
   if (access.backend !== undefined) deps.metrics.observeUpstream(access.backend, access.outcome)
-  post.log.info({ ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  post.log.info({ reqId: post.reqId, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
