@@ -49,7 +49,7 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
     listen.sink.onClose(reason)
   }
   const send = (listen: OpenListen, attachment: Attachment): void => {
-    if (attachment.era !== 'modern') return
+    if (attachment.era !== 'modern') return subscribeLegacy(listen, attachment, options)
     const id = options.ids.requestId()
     listen.upstreamId = id
     const params = { _meta: attachment.meta, notifications: listen.filter }
@@ -60,6 +60,7 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
   const stop = (listen: OpenListen): void => {
     const id = listen.upstreamId
     listens.delete(listen)
+    if (current?.era === 'legacy') return unsubscribeLegacy(listen, listens, current, options)
     if (id === undefined || current === undefined) return
     current.session.forget(id)
     current.session.notify('notifications/cancelled', { requestId: id, reason: 'listen closed by the gateway' })
@@ -91,6 +92,29 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
       }
     },
   }
+}
+
+function uris(filter: JsonObject): string[] {
+  const list = filter.resourceSubscriptions
+  return Array.isArray(list) ? list.filter((uri): uri is string => typeof uri === 'string') : []
+}
+
+// Legacy children have no listen request: list changes arrive unsolicited, resource updates after
+// resources/subscribe (SUB-13). The stream counts as established at once (a restart re-sends).
+function subscribeLegacy(listen: OpenListen, attachment: Attachment, options: ListenRegistryOptions): void {
+  for (const uri of uris(listen.filter)) legacyCall(attachment, options, 'resources/subscribe', uri)
+  listen.sink.onOpen?.()
+}
+
+function unsubscribeLegacy(listen: OpenListen, open: Set<OpenListen>, attachment: Attachment, options: ListenRegistryOptions): void {
+  const stillWanted = new Set([...open].flatMap((other) => uris(other.filter)))
+  for (const uri of uris(listen.filter)) if (!stillWanted.has(uri)) legacyCall(attachment, options, 'resources/unsubscribe', uri)
+}
+
+function legacyCall(attachment: Attachment, options: ListenRegistryOptions, method: string, uri: string): void {
+  attachment.session.request({ id: options.ids.requestId(), method, params: { uri } }, (reply) => {
+    if (reply.ok !== true) options.logger.warn({ method, uri }, 'stdio backend refused a resource subscription change')
+  })
 }
 
 function describeListenEnd(reply: Exclude<ChildReply, { ok: 'gone' }>): string {

@@ -18,10 +18,9 @@
 // | trigger-long-running-operation    | yes    | progress (token rewritten, restored) before the result             |
 // | toggle-simulated-logging          | yes    | a log reaches a client only during its own call, and only          |
 // |                                   |        | with a logLevel (LOG-7: test/integration/legacy-log-level.test.ts) |
-// | toggle-subscriber-updates         | part   | toggles, but no resources/updated ever reaches a listening         |
-// |                                   |        | client: the gateway sends no resources/subscribe to a legacy       |
-// |                                   |        | stdio child (stdio-listens.ts), so the child has no subscriber     |
-// |                                   |        | (over HTTP, legacy-listen.ts subscribes and updates arrive)        |
+// | toggle-subscriber-updates         | yes    | a listen stream's resourceSubscriptions become resources/subscribe |
+// |                                   |        | on the legacy child; its resources/updated reach the client,       |
+// |                                   |        | tagged with the client's listen id                                 |
 // | get-roots-list                    | yes    | roots/list bridged to input_required (MRTR)                        |
 // | trigger-elicitation-request       | yes    | elicitation/create (form) bridged to input_required                |
 // | trigger-url-elicitation           | yes    | URL mode bridged; errorPath=true → -32042 passed through           |
@@ -40,7 +39,7 @@ import type { CallToolResult } from '@modelcontextprotocol/client'
 import t from 'tap'
 import type { Test } from 'tap'
 import { createDefaultConfig } from '../../src/config/default-config.ts'
-import { PROTOCOL_VERSION } from '../helpers/mcp-client.ts'
+import { PROTOCOL_VERSION, createRawClient } from '../helpers/mcp-client.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
 
 type Params = Record<string, any>
@@ -154,8 +153,14 @@ const TOOL_CASES: ReadonlyMap<string, ToolCase> = new Map<string, ToolCase>([
     t.match(textOf(await call('toggle-simulated-logging')), /^Started simulated/)
     t.match(textOf(await call('toggle-simulated-logging')), /^Stopped simulated/)
   } }],
-  ['toggle-subscriber-updates', { expect: 'started, then stopped', run: async (t) => {
+  ['toggle-subscriber-updates', { expect: 'a subscribed URI gets resources/updated on the listen stream', run: async (t) => {
+    const uri = 'demo://resource/static/document/architecture.md'
+    const listen = await createRawClient(t, gateway.url).stream('subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } }, { id: 'subs' })
+    const ack = await listen.events.next()
+    t.match(ack.value?.message, { method: 'notifications/subscriptions/acknowledged', params: { notifications: { resourceSubscriptions: [uri] } } })
     t.match(textOf(await call('toggle-subscriber-updates')), /^Started simulated resource updated/)
+    const update = await listen.events.next()
+    t.match(update.value?.message, { method: 'notifications/resources/updated', params: { uri, _meta: { 'io.modelcontextprotocol/subscriptionId': 'subs' } } })
     t.match(textOf(await call('toggle-subscriber-updates')), /^Stopped simulated resource updates/)
   } }],
   ['get-roots-list', { expect: 'the client\'s roots, bridged', run: async (t) => {

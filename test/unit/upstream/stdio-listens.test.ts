@@ -95,15 +95,16 @@ t.test('restart: listens kept while detached, sent again with new ids (SUB-12)',
   t.equal(a.received.length, 1)
 })
 
-t.test('legacy: nothing sent; unsolicited changes go to every sink that asked (SUB-2)', async (t) => {
+t.test('legacy: resources/subscribe per URI, unsubscribe when no listen wants it; unsolicited changes go to every sink that asked (SUB-2)', async (t) => {
   const registry = setup()
   const fake = createFakeSession()
   registry.attach({ session: fake.session, era: 'legacy', meta })
   const tools = recordingSink()
   const both = recordingSink()
   const closeTools = registry.open({ toolsListChanged: true }, tools.sink)
-  registry.open({ toolsListChanged: true, resourceSubscriptions: ['file:///a'] }, both.sink)
   t.same(fake.written, [], 'no subscriptions/listen to a legacy child')
+  const closeBoth = registry.open({ toolsListChanged: true, resourceSubscriptions: ['file:///a'] }, both.sink)
+  t.match(fake.written, [{ method: 'resources/subscribe', params: { uri: 'file:///a' } }], 'the URI subscribed')
   const changed: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/tools/list_changed' }
   const updated: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'file:///a/b' } }
   t.ok(registry.route(changed, 'legacy'))
@@ -112,7 +113,9 @@ t.test('legacy: nothing sent; unsolicited changes go to every sink that asked (S
   t.same(tools.received, [changed])
   t.same(both.received, [changed, updated])
   closeTools()
-  t.same(fake.written, [], 'closing a legacy listen writes nothing')
+  t.equal(fake.written.length, 1, 'closing a listen without URIs writes nothing')
+  closeBoth()
+  t.match(fake.written.at(-1), { method: 'resources/unsubscribe', params: { uri: 'file:///a' } }, 'the last listen on the URI unsubscribes')
 })
 
 t.test('closeAll → every sink closed with the reason', async (t) => {
