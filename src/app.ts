@@ -43,6 +43,22 @@ declare module 'fastify' {
   }
 }
 
+// subscriptions/listen streams: served by the hub; on close each gets its closing result (SUB-9)
+// before the server stops accepting.
+function createListenHandler(app: FastifyInstance, config: GatewayConfig): McpHandlerDeps['listen'] {
+  const deps: ListenDeps = {
+    hub: app.gateway.hub,
+    keepAliveMs: config.keepAliveMs,
+    serverInfo: SERVER_INFO,
+    capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
+    closers: new Set(),
+  }
+  app.addHook('preClose', async () => {
+    for (const close of deps.closers) close()
+  })
+  return (valid, stream, res) => serveListen(deps, valid, stream, res)
+}
+
 export async function build(config: GatewayConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const own = options.logger === undefined ? createLogger(config) : undefined
   const app: FastifyInstance = Fastify({
@@ -69,18 +85,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     exposedHeaders: [],
     maxAge: 600,
   })
-  const listenDeps: ListenDeps = {
-    hub: app.gateway.hub,
-    keepAliveMs: config.keepAliveMs,
-    serverInfo: SERVER_INFO,
-    capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
-    closers: new Set(),
-  }
-  // SUB-9: open listen streams get their closing result before the server stops accepting.
-  app.addHook('preClose', async () => {
-    for (const close of listenDeps.closers) close()
-  })
-  const listen: McpHandlerDeps['listen'] = (valid, stream, res) => serveListen(listenDeps, valid, stream, res)
+  const listen = createListenHandler(app, config)
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps: { router: app.gateway.router, metrics: app.metrics, listen } })
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
