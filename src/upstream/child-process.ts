@@ -141,7 +141,8 @@ export function createStdinWriter(stdin: NodeJS.WritableStream, logger: Logger) 
   let failure: Error | undefined
 
   let scheduled = false
-  // Lines queued in the same tick leave in one write (one syscall for many concurrent calls).
+  // Lines queued in one turn of the event loop (every request read in that poll phase) leave in
+  // one write: one syscall for many concurrent calls, at no more than a turn's delay.
   const flush = (): void => {
     scheduled = false
     if (blocked || queue.length === 0) return
@@ -152,7 +153,7 @@ export function createStdinWriter(stdin: NodeJS.WritableStream, logger: Logger) 
   const schedule = (): void => {
     if (scheduled) return
     scheduled = true
-    process.nextTick(flush)
+    setImmediate(flush)
   }
   stdin.on('drain', () => { blocked = false; flush() })
   // EPIPE and friends once the child is gone: the exit handler fails what is still queued.
