@@ -13,6 +13,7 @@ import mcpRoutes from '../routes/mcp.ts'
 import healthRoutes from '../routes/health.ts'
 import metricsRoutes from '../routes/metrics.ts'
 import { serveListen, type ListenDeps } from './http/listen-stream.ts'
+import { KeepAliveTicker } from './http/keep-alive.ts'
 import type { McpHandlerDeps } from './http/mcp-handler.ts'
 import { buildCapabilities } from './routing/discover.ts'
 import pkg from '../package.json' with { type: 'json' }
@@ -48,7 +49,7 @@ declare module 'fastify' {
 function createListenHandler(app: FastifyInstance, config: GatewayConfig): McpHandlerDeps['listen'] {
   const deps: ListenDeps = {
     hub: app.gateway.hub,
-    keepAliveMs: config.keepAliveMs,
+    keepAlive: new KeepAliveTicker(config.keepAliveMs),
     serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
     closers: new Set(),

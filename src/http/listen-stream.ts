@@ -6,16 +6,16 @@ import type { ServerResponse } from 'node:http'
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { META } from '../protocol/meta.ts'
-import { SSE_KEEP_ALIVE } from '../protocol/sse.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, type Outcome } from '../observability/metrics.ts'
 import { LIST_CHANGED, type ListenHub, type ResourceRoute } from '../routing/listen-hub.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { ReplyStream } from './reply-stream.ts'
+import type { KeepAliveTicker } from './keep-alive.ts'
 
 export interface ListenDeps {
   hub: ListenHub
-  keepAliveMs: number
+  keepAlive: KeepAliveTicker
   serverInfo: ServerInfo
   // Capabilities the gateway declares (discover): what it can honour.
   capabilities: () => JsonObject
@@ -91,8 +91,7 @@ function streamListen(deps: ListenDeps, sub: Subscription, stream: ReplyStream, 
   stream.notify({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { _meta: { [META.subscriptionId]: id }, notifications: filter } })
   const client = { wants: (n: JsonRpcNotification) => wantsListChange(filter, n), deliver: (n: JsonRpcNotification) => stream.notify(tagged(id, n)) }
   const unsubscribe = deps.hub.subscribe(client, sub.routes)
-  const keepAlive = setInterval(() => stream.writeRaw(SSE_KEEP_ALIVE), deps.keepAliveMs)
-  keepAlive.unref()
+  const stopKeepAlive = deps.keepAlive.add(stream)
   return new Promise((resolve) => {
     const shutdown = (): void => {
       // Both texts of §27 item 1: cancelled for the listen id, then the closing result.
@@ -102,7 +101,7 @@ function streamListen(deps: ListenDeps, sub: Subscription, stream: ReplyStream, 
     deps.closers.add(shutdown)
     res.once('close', () => {
       deps.closers.delete(shutdown)
-      clearInterval(keepAlive)
+      stopKeepAlive()
       unsubscribe()
       resolve(OUTCOME.ok)
     })
