@@ -2,6 +2,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError } from 'fastify'
 import { GatewayError, type ErrorCode } from '../src/errors.ts'
+import { OUTCOME } from '../src/observability/metrics.ts'
 
 // Fastify's own failures, by err.code (never by message).
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -23,10 +24,14 @@ function toGatewayError(err: FastifyError | GatewayError): GatewayError {
 export default fp(async function errorHandlerPlugin(app) {
   app.setErrorHandler((err: FastifyError | GatewayError, request, reply) => {
     const gatewayError = toGatewayError(err)
-    if (gatewayError.httpStatus >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
-    else request.log.info({ reqId: request.id, code: gatewayError.code, status: gatewayError.httpStatus }, 'request refused')
-    const headers: Record<string, string> = gatewayError.httpStatus === 405 ? { allow: 'POST' } : {}
-    void reply.code(gatewayError.httpStatus).headers(headers).send({ jsonrpc: '2.0', error: gatewayError.toJsonRpcError() })
+    const status = gatewayError.httpStatus
+    if (status >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
+    // A refusal decided before the MCP handler ran (guard, body parser, method) is still an MCP
+    // request: one access line and one count, like every other.
+    else request.log.info({ reqId: request.id, outcome: OUTCOME.rejected, code: gatewayError.code, status }, 'mcp request')
+    request.server.metrics.observeRequest('invalid', OUTCOME.rejected, reply.elapsedTime / 1000)
+    const headers: Record<string, string> = status === 405 ? { allow: 'POST' } : {}
+    void reply.code(status).headers(headers).send({ jsonrpc: '2.0', error: gatewayError.toJsonRpcError() })
   })
   app.setNotFoundHandler((_request, reply) => {
     void reply.code(404).send({ jsonrpc: '2.0', error: new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND').toJsonRpcError() })

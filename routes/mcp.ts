@@ -2,7 +2,6 @@
 import type { FastifyPluginAsync } from 'fastify'
 import { GatewayError } from '../src/errors.ts'
 import { handleMcpPost, type McpHandlerDeps } from '../src/http/mcp-handler.ts'
-import { OUTCOME } from '../src/observability/metrics.ts'
 
 export interface McpRouteOptions {
   endpoint: string
@@ -10,20 +9,11 @@ export interface McpRouteOptions {
 }
 
 const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps }) => {
-  // Replies that never reached the handler (refused by a guard, the body parser or the method):
-  // hijacked replies account for themselves, so this sees exactly the refusals.
-  const handled = new WeakSet<object>()
-  app.addHook('onResponse', async (request, reply) => {
-    if (handled.has(request)) return
-    deps.metrics.observeRequest('invalid', OUTCOME.rejected, reply.elapsedTime / 1000)
-    request.log.info({ reqId: request.id, outcome: OUTCOME.rejected, status: reply.statusCode, durationMs: Math.round(reply.elapsedTime * 1000) / 1000 }, 'mcp request')
-  })
   app.post(endpoint, async (request, reply) => {
     // Headers set by plugins (CORS) go onto the raw response before we take it over.
     if (request.headers.origin !== undefined) {
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
     }
-    handled.add(request)
     reply.hijack()
     await handleMcpPost(deps, { headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id })
   })
