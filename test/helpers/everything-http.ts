@@ -3,9 +3,9 @@
 // (no polling); the teardown stops it and awaits its exit, so no child outlives the test.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { createInterface } from 'node:readline'
 import type { TeardownHost } from './backend-process.ts'
+import { findFreePort } from './ports.ts'
 
 const KILL_GRACE_MS = 5_000
 const ENTRY = new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url).pathname
@@ -15,16 +15,6 @@ export interface EverythingServer {
   child: ChildProcess
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  await once(server, 'close')
-  if (address === null || typeof address === 'string') throw new Error('no port')
-  return address.port
-}
 
 // The server prints "... listening on port N" (on stderr, despite the name of console.error).
 function waitListening(child: ChildProcess): Promise<void> {
@@ -49,7 +39,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startEverythingHttp(t: TeardownHost): Promise<EverythingServer> {
-  const port = await freePort()
+  const port = await findFreePort()
   const child = spawn(process.execPath, [ENTRY, 'streamableHttp'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { PATH: process.env.PATH ?? '', PORT: String(port) },

@@ -1,12 +1,11 @@
 // Backend failures never hang and never break the other backends: a backend on a closed port drops
 // out of the lists and shows in /readyz, a call to it is an in-band -32603 naming it; a backend that
 // does not answer within its timeoutMs gives -32603 with reason "timeout" (ERR-7, E24, CANCEL-8).
-import { createServer } from 'node:net'
-import { once } from 'node:events'
 import t from 'tap'
 import { startFixture, stopChild } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
 import { connectClient, createRawClient, metricValue } from '../helpers/mcp-client.ts'
+import { findFreePort } from '../helpers/ports.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const ORIGIN_KEY = 'io.github.mcp-gateway/origin'
@@ -14,20 +13,9 @@ const TIMEOUT_MS = 300
 // Generous ceiling for "never a hang" on a loaded 2-core machine; far below any default timeout.
 const BOUNDED_MS = 5_000
 
-// A port nobody listens on: bind to port 0, note the port, close.
-async function closedPort(): Promise<number> {
-  const server = createServer()
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const address = server.address()
-  server.close()
-  await once(server, 'close')
-  if (address === null || typeof address === 'string') throw new Error('no address')
-  return address.port
-}
 
 const alpha = await startFixture(t, BACKEND, ['--name', 'alpha'])
-const deadUrl = `http://127.0.0.1:${await closedPort()}/mcp`
+const deadUrl = `http://127.0.0.1:${await findFreePort()}/mcp`
 
 t.test('one backend down, one up', async (t) => {
   const gateway = await startGateway(t, {
