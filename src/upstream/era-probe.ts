@@ -7,13 +7,11 @@ import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { META } from '../protocol/meta.ts'
 import type { ServerInfo } from '../protocol/result.ts'
-import { LEGACY_VERSION, MODERN_VERSION, MODERN_VERSIONS } from '../protocol/version.ts'
+import { LEGACY_BACKEND_VERSIONS, LEGACY_VERSION, MODERN_VERSION, MODERN_VERSIONS } from '../protocol/version.ts'
 import type { Era } from './backend.ts'
 import { LEGACY_CLIENT_CAPABILITIES } from './legacy-reply.ts'
 import type { ChildReply, StdioSession } from './stdio-session.ts'
 
-// Legacy revisions whose messages the gateway can relay as they are (offered: the newest).
-const LEGACY_VERSIONS: readonly string[] = [LEGACY_VERSION, '2025-06-18', '2025-03-26']
 
 // The gateway's own identity, sent as clientInfo.
 export type ClientInfo = ServerInfo
@@ -76,7 +74,7 @@ export function classifyDiscoverReply(reply: ProbeReply): DiscoverOutcome {
 export function classifyInitializeReply(reply: ProbeReply, note: string): EraVerdict {
   if (reply.ok === true) {
     const { protocolVersion, capabilities } = reply.result
-    if (typeof protocolVersion !== 'string' || !LEGACY_VERSIONS.includes(protocolVersion)) {
+    if (typeof protocolVersion !== 'string' || !LEGACY_BACKEND_VERSIONS.includes(protocolVersion)) {
       // LEGACY-C1: a version the gateway does not speak ends the attempt.
       return { up: false, era: 'legacy', reason: `initialize negotiated unsupported protocol version ${JSON.stringify(protocolVersion)}` }
     }

@@ -3,11 +3,9 @@
 // only sequences them.
 import { RPC } from '../errors.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
-import { LEGACY_VERSION, MODERN_VERSIONS } from '../protocol/version.ts'
+import { LEGACY_BACKEND_VERSIONS, MODERN_VERSIONS } from '../protocol/version.ts'
 import type { UpstreamReply } from './backend.ts'
 
-// Legacy revisions whose messages the gateway relays as they are; the newest is offered.
-export const LEGACY_HTTP_VERSIONS: readonly string[] = [LEGACY_VERSION, '2025-06-18', '2025-03-26']
 
 // What the `server/discover` probe got back: the HTTP status and the JSON-RPC reply, if any.
 export interface HttpProbeOutcome {
@@ -76,7 +74,7 @@ export type InitializeVerdict =
 export function checkInitializeReply(reply: UpstreamReply): InitializeVerdict {
   if (!reply.ok) return { ok: false, reason: `initialize failed: ${reply.error.message} (${reply.error.code})` }
   const { protocolVersion, capabilities } = reply.result
-  if (typeof protocolVersion !== 'string' || !LEGACY_HTTP_VERSIONS.includes(protocolVersion)) {
+  if (typeof protocolVersion !== 'string' || !LEGACY_BACKEND_VERSIONS.includes(protocolVersion)) {
     return { ok: false, reason: `initialize negotiated unsupported protocol version ${JSON.stringify(protocolVersion)}` }
   }
   return { ok: true, protocolVersion, capabilities: isJsonObject(capabilities) ? capabilities : {} }
