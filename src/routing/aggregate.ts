@@ -1,6 +1,7 @@
 // Aggregated lists (G3, PAGE-*): backends in configured order, pages of `pageSize` items that
 // span backends, sealed cursors, names namespaced, first backend wins a name collision, hints merged (CACHE-12).
 import type { Logger } from '../observability/logger.ts'
+import { createHash } from 'node:crypto'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { mergeCacheHints, type CacheHints } from '../protocol/result.ts'
@@ -61,19 +62,31 @@ function mergeLists(deps: AggregateDeps, kind: ListKind, lists: Array<{ entry: B
   return { items, hints }
 }
 
-// PAGE-4, PAGE-6: cursor = sealed {list kind, offset}; anything else is -32602.
-function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): number {
-  if (cursor === undefined) return 0
+// PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list
+// that changed between pages makes its cursors invalid (-32602), so a client restarts the listing
+// rather than silently skipping or repeating items (CACHE-10).
+function listDigest(kind: ListKind, items: JsonObject[]): string {
+  const hash = createHash('sha256')
+  for (const item of items) hash.update(String(kind.named ? item.name : item.uri ?? item.uriTemplate)).update('\n')
+  return hash.digest('base64url').slice(0, 16)
+}
+
+// PAGE-4: cursor = sealed {list kind, offset, list digest}; anything else is -32602.
+function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): { offset: number; digest?: unknown } {
+  if (cursor === undefined) return { offset: 0 }
   const payload = deps.sealer.open(cursor)
   if (payload?.k !== kind.id || !Number.isInteger(payload.o) || (payload.o as number) < 0) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID')
-  return payload.o as number
+  return { offset: payload.o as number, digest: payload.d }
 }
 
 export async function listAggregated(deps: AggregateDeps, kind: ListKind, params: JsonObject): Promise<JsonObject> {
-  const offset = openCursor(deps, kind, params.cursor)
+  const cursor = openCursor(deps, kind, params.cursor)
   const merged = mergeLists(deps, kind, await fetchLists(deps, kind))
-  const end = offset + deps.pageSize
-  const result: JsonObject = { [kind.key]: merged.items.slice(offset, end), ttlMs: merged.hints.ttlMs, cacheScope: merged.hints.cacheScope }
-  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end })
+  const paged = params.cursor !== undefined || merged.items.length > deps.pageSize
+  const digest = paged ? listDigest(kind, merged.items) : undefined
+  if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed; start again without a cursor')
+  const end = cursor.offset + deps.pageSize
+  const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: merged.hints.ttlMs, cacheScope: merged.hints.cacheScope }
+  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest })
   return result
 }

@@ -152,3 +152,23 @@ t.test('every list and read result → ttlMs and cacheScope; one cacheScope for 
   t.ok(Number.isInteger(read.ttlMs) && read.ttlMs >= 0, 'resources/read: integer ttlMs')
   t.ok(['public', 'private'].includes(read.cacheScope), 'resources/read: cacheScope')
 })
+
+// PAGE-6: a cursor is bound to the list it paged; a list that changed makes it -32602, so the
+// client starts over instead of skipping or repeating items.
+t.test('a list that changes between pages → its cursor is -32602; unchanged → it works', async (t) => {
+  const pager = await startFixture(t, BACKEND, ['--name', 'pager', '--extras'])
+  const own = await startGateway(t, { listPageSize: 2, backends: [{ name: 'p', transport: 'http', url: pager.url, namespace: 'p' }] })
+  const client = createRawClient(t, own.url)
+  const first = await client.rpc('tools/list', {}, { id: 'page-1' })
+  const cursor = first.json.result.nextCursor
+  t.type(cursor, 'string', 'more than one page')
+  const again = await client.rpc('tools/list', { cursor }, { id: 'page-2' })
+  t.equal(again.json.error, undefined, 'the list is unchanged: the cursor works')
+  t.equal(again.json.result.tools.length, 2)
+  await client.rpc('tools/call', { name: 'p__notify-tools-changed', arguments: { tool: 'fresh', silent: true } })
+  const stale = await client.rpc('tools/list', { cursor }, { id: 'stale' })
+  t.equal(stale.status, 200)
+  t.match(stale.json, { id: 'stale', error: { code: INVALID_PARAMS } }, 'the list changed: start again')
+  const restart = await client.rpc('tools/list', {}, { id: 'restart' })
+  t.type(restart.json.result.nextCursor, 'string', 'a fresh listing pages again')
+})
