@@ -62,6 +62,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   })
   app.addHook('onClose', async () => {
     hub.close()
+    router.close()
     await Promise.all(entries.map((e) => e.backend.close()))
   })
 }, { name: 'backends', dependencies: ['metrics'] })

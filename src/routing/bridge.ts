@@ -244,6 +244,14 @@ export class Bridge {
     call.controller.abort(reason)
   }
 
+  // Shutdown: every held call is cancelled upstream; its client already has its input_required.
+  close(): void {
+    for (const call of [...this.#held.values()]) {
+      this.#release(call)
+      if (call.settled === undefined) call.controller.abort('gateway shutting down')
+    }
+  }
+
   #release(call: HeldCall): void {
     clearTimeout(call.timer)
     this.#held.delete(call.id)

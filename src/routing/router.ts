@@ -66,6 +66,11 @@ export class Router {
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
   }
 
+  // Held MRTR bridge calls end with the gateway (before the backends close).
+  close(): void {
+    this.#bridge.close()
+  }
+
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     try {
       return await this.#dispatch(valid, ctx)
