@@ -43,7 +43,7 @@ function errorBody(id: JsonRpcId | undefined, err: GatewayError): object {
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
   const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
-  const access = await answer(deps, post, stream)
+  const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   deps.metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
   if (access.backend !== undefined) deps.metrics.observeUpstream(access.backend, access.outcome)
@@ -71,6 +71,17 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
     return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
   }
   return dispatch(deps, post, stream, valid)
+}
+
+// A bug must not leave the client hanging: it gets -32603 (or its stream ends), and the error is
+// logged once with its stack.
+function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Access {
+  post.log.error({ reqId: post.reqId, err }, 'unhandled error in the MCP handler')
+  const body = post.body as { id?: unknown } | undefined
+  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : undefined
+  const error = new GatewayError('MCP_GATEWAY_INTERNAL')
+  stream.finish(errorBody(id, error), stream.committed ? 200 : error.httpStatus)
+  return { rpcId: id, outcome: OUTCOME.error, status: error.httpStatus }
 }
 
 function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
