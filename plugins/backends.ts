@@ -58,7 +58,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up.
   app.addHook('onReady', async () => {
-    void probed().then(() => hub.start())
+    probed().then(() => hub.start(), (err: unknown) => app.log.error({ err }, 'backend probing failed'))
   })
   app.addHook('onClose', async () => {
     hub.close()

@@ -214,13 +214,13 @@ class StdioBackend implements Backend {
     // LEGACY-12: ping is answered with {}; LEGACY-C5, G8: elicitation, sampling and roots go to the
     // call they belong to (MRTR bridging), or are refused when there is no single such call.
     const bridge = request.method === 'ping' ? undefined : this.#calls.bridgeFor()
-    void answerCallRequest(request as unknown as JsonObject, bridge).then((answer) => {
+    answerCallRequest(request as unknown as JsonObject, bridge).then((answer) => {
       if ('error' in answer) {
         const reason = bridge === undefined ? 'no single call in flight to relay it for' : answer.error.message
         this.#logger.info({ rpcMethod: request.method, reason }, 'stdio backend request refused')
       }
       session.respond(request.id, answer)
-    })
+    }).catch((err: unknown) => this.#logger.warn({ err, rpcMethod: request.method }, 'could not answer a stdio backend request'))
   }
 
   async #shutDown(): Promise<void> {
