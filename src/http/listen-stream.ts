@@ -8,7 +8,7 @@ import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { META } from '../protocol/meta.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, type Outcome } from '../observability/metrics.ts'
-import { LIST_CHANGED, type ListenHub, type ResourceRoute } from '../routing/listen-hub.ts'
+import { listChangeOf, type ListenHub, type ResourceRoute } from '../routing/listen-hub.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { ReplyStream } from './reply-stream.ts'
 import type { KeepAliveTicker } from './keep-alive.ts'
@@ -46,7 +46,7 @@ export function honourFilter(requested: JsonObject, capabilities: JsonObject, ro
 
 // SUB-2 for list changes; resource updates reach a client through its routes (ListenHub).
 function wantsListChange(filter: JsonObject, notification: JsonRpcNotification): boolean {
-  const change = LIST_CHANGED[notification.method as keyof typeof LIST_CHANGED]
+  const change = listChangeOf(notification.method)
   return change !== undefined && filter[change.filterKey] === true
 }
 

@@ -158,6 +158,8 @@ class HeldCall {
 
   #settle(settled: Settled): void {
     this.settled = settled
+    // A backend request still waiting when the call ends gets its answer too (LEGACY-C5).
+    for (const asked of this.#asked.values()) asked.answer(refusal(`${asked.request.method}: the call is over`))
     this.#asked.clear()
     this.#wake?.()
   }

@@ -18,6 +18,11 @@ export const LIST_CHANGED = {
 export const RESOURCE_UPDATED = 'notifications/resources/updated'
 const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged'
 
+// The method comes from a backend: an own-property lookup, so "constructor" or "__proto__" find nothing.
+export function listChangeOf(method: string): (typeof LIST_CHANGED)[keyof typeof LIST_CHANGED] | undefined {
+  return Object.hasOwn(LIST_CHANGED, method) ? LIST_CHANGED[method as keyof typeof LIST_CHANGED] : undefined
+}
+
 // SUB-5: an update may name a sub-resource of the subscribed URI.
 export function coversUri(subscribed: string, uri: string): boolean {
   return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)
@@ -191,7 +196,9 @@ export class ListenHub {
     const filter = backend.status().up ? upstream.filter() : undefined
     if (!filter) return this.#retry(upstream, delayMs)
     const openedAt = Date.now()
-    const onOpen = (): void => this.#established(upstream, filter)
+    const onOpen = (): void => {
+      if (!upstream.stopped) this.#established(upstream, filter)
+    }
     upstream.close = backend.listen(filter, {
       onOpen,
       onNotification: (n) => {
@@ -240,7 +247,7 @@ export class ListenHub {
   }
 
   #onListChange(entry: BackendEntry, notification: JsonRpcNotification): void {
-    const change = LIST_CHANGED[notification.method as keyof typeof LIST_CHANGED]
+    const change = listChangeOf(notification.method)
     if (!change) return
     for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
     for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)

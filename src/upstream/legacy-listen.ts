@@ -45,6 +45,8 @@ export class LegacyListens {
   readonly #options: LegacyListensOptions
   readonly #sinks = new Map<ListenSink, JsonObject>()
   #controller: AbortController | undefined
+  // The GET stream is up: a sink that joins now is established at once.
+  #streaming = false
 
   constructor(options: LegacyListensOptions) {
     this.#options = options
@@ -54,6 +56,7 @@ export class LegacyListens {
     this.#sinks.set(sink, filter)
     this.#subscribe('resources/subscribe', subscribedUris(filter))
     if (this.#controller === undefined) this.#start()
+    else if (this.#streaming) sink.onOpen?.()
     return () => {
       if (!this.#sinks.delete(sink)) return
       this.#subscribe('resources/unsubscribe', subscribedUris(filter))
@@ -70,6 +73,7 @@ export class LegacyListens {
   }
 
   #stop(): void {
+    this.#streaming = false
     this.#controller?.abort()
     this.#controller = undefined
   }
@@ -90,6 +94,7 @@ export class LegacyListens {
   }
 
   #ended(controller: AbortController, reason: string): void {
+    this.#streaming = false
     if (this.#controller === controller) this.#controller = undefined
     if (controller.signal.aborted) return
     const sinks = [...this.#sinks.keys()]
@@ -107,6 +112,9 @@ export class LegacyListens {
         await response.body.dump()
         return `GET stream answered HTTP ${response.statusCode} without a stream`
       }
+      // The listen hub's catch-up after a gap keys on this (G9).
+      this.#streaming = true
+      for (const sink of this.#sinks.keys()) sink.onOpen?.()
       await readSse(response.body, (message) => {
         this.#deliver(message)
         return false
