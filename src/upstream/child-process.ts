@@ -131,7 +131,12 @@ function parseLine(line: string, logger: Logger, onMessage: (value: unknown) => 
     logger.warn({ err: error, lineBytes: Buffer.byteLength(line) }, 'stdio backend wrote a line that is not JSON; skipped')
     return
   }
-  onMessage(value)
+  try {
+    onMessage(value)
+  } catch (error) {
+    // Whatever a child writes, handling it must not take the gateway down: logged, skipped.
+    logger.error({ err: error }, 'handling a stdio backend message failed; skipped')
+  }
 }
 
 // Writes in order; while stdin is over its high-water mark, later lines wait for 'drain'.
