@@ -16,9 +16,13 @@ import { serveListen, type ListenDeps } from './http/listen-stream.ts'
 import { KeepAliveTicker } from './http/keep-alive.ts'
 import type { McpHandlerDeps } from './http/mcp-handler.ts'
 import { buildCapabilities } from './routing/discover.ts'
+import { createServer } from 'node:http'
+import { createFastPath, type FastPath } from './http/fast-path.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
+// Fastify's default; kept when the gateway creates the server itself.
+const KEEP_ALIVE_TIMEOUT_MS = 72_000
 export const SERVER_INFO: ServerInfo = Object.freeze({ name: 'mcp-gateway', version: pkg.version })
 
 // Never log secrets (AUTH-15, G13): credentials and mirrored parameter values are redacted.
@@ -62,7 +66,15 @@ function createListenHandler(app: FastifyInstance, config: GatewayConfig): McpHa
 
 export async function build(config: GatewayConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const own = options.logger === undefined ? createLogger(config) : undefined
+  let fastPath: FastPath | undefined
   const app: FastifyInstance = Fastify({
+    serverFactory: (handler) => {
+      const server = createServer((req, res) => {
+        if (fastPath === undefined || !fastPath(req, res)) handler(req, res)
+      })
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS
+      return server
+    },
     ...(own ? { loggerInstance: own.loggerInstance as FastifyBaseLogger } : { logger: options.logger }),
     // One access line per MCP request is written by the handler itself.
     logController: new LogController({ disableRequestLogging: true }),
@@ -87,7 +99,15 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     maxAge: 600,
   })
   const listen = createListenHandler(app, config)
-  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps: { router: app.gateway.router, metrics: app.metrics, listen } })
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen }
+  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps })
+  let closing = false
+  app.addHook('preClose', async () => {
+    closing = true
+  })
+  fastPath = createFastPath({
+    endpoint: MCP_ENDPOINT, allowedHosts: config.allowedHosts, maxBodyBytes: config.maxBodyBytes, deps, log: app.log, isClosing: () => closing,
+  })
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
   return app
