@@ -1,5 +1,6 @@
 // Scenario 3: hold many idle `subscriptions/listen` streams open; RSS per stream, idle CPU, and
 // whether every stream still gets its keep-alive comments on time.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { performance } from 'node:perf_hooks'
 import type { BenchContext, Target, TargetSlot } from '../lib/context.ts'
 import { closeStreams, measureMaxGapMs, openStreams } from '../lib/listen-streams.ts'
@@ -23,7 +24,6 @@ const COLUMNS: Column[] = [
   { key: 'errors', label: 'errors', digits: 0 }
 ]
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 function summarizeGaps(gaps: number[], plan: ListenPlan): { onTimePct: number; gapP99Ms: number } {
   const onTime = gaps.filter((gap) => gap <= plan.keepAliveMs * ON_TIME_FACTOR).length

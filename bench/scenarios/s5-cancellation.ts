@@ -2,6 +2,7 @@
 // progress event shows the backend is working); how long until the backend observes the cancel
 // (HTTP: its response stream closes; stdio: notifications/cancelled arrives). The backend reports
 // by loopback UDP with its monotonic clock, the same clock as ours.
+import { setTimeout as sleep } from 'node:timers/promises'
 import { randomUUID } from 'node:crypto'
 import { Pool } from 'undici'
 import type { BenchContext, Target, TargetSlot } from '../lib/context.ts'
@@ -37,7 +38,6 @@ const COLUMNS: Column[] = [
   { key: 'errors', label: 'errors', digits: 0 }
 ]
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 async function cancelOnce(ctx: BenchContext, run: CancelRun, id: number): Promise<void> {
   const target = run.target as Target
