@@ -239,3 +239,24 @@ t.test('a path other than /mcp → 404 JSON body', async (t) => {
   t.equal(reply.status, 404)
   t.match(reply.json, { jsonrpc: '2.0', error: { code: -32600 } })
 })
+
+// Requests without Origin take the fast path below Fastify; with an allowed Origin they go through
+// Fastify. Both must answer every refusal the same way.
+t.test('same refusals with and without an allowed Origin (fast path ≡ Fastify path)', async (t) => {
+  const cases: Array<[string, (headers: Record<string, string>) => Promise<RawReply>]> = [
+    ['truncated JSON', (h) => raw.post('{"jsonrpc":', h)],
+    ['empty body', (h) => raw.post('', h)],
+    ['batch', (h) => raw.post([buildRpc('tools/list').body], h)],
+    ['body over the limit', (h) => raw.post(JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) }), h)],
+    ['missing _meta', (h) => raw.post({ jsonrpc: '2.0', id: 'm', method: 'tools/list', params: {} }, { 'mcp-method': 'tools/list', 'mcp-protocol-version': PROTOCOL_VERSION, ...h })],
+    ['unknown method', (h) => raw.rpc('no/such', {}, { id: 'u', headers: h })],
+    ['Host not allowed', (h) => raw.post(buildRpc('tools/list').body, { host: 'evil.example', ...h })],
+  ]
+  for (const [name, send] of cases) {
+    const plain = await send({})
+    const browser = await send({ origin: 'http://localhost:5173' })
+    t.equal(browser.status, plain.status, `${name}: same status (${plain.status})`)
+    t.same(browser.json?.error?.code, plain.json?.error?.code, `${name}: same JSON-RPC code`)
+    t.same(browser.json?.id, plain.json?.id, `${name}: same id`)
+  }
+})
