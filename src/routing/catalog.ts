@@ -4,6 +4,7 @@ import type { Backend } from '../upstream/backend.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { readCacheHints, type CacheHints } from '../protocol/result.ts'
 import type { ListKind } from './list-kinds.ts'
+import { UriTemplateMatcher } from './uri-template.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 
 export const MAX_UPSTREAM_PAGES = 100
@@ -25,6 +26,8 @@ export function findItem(list: CachedList, key: 'name' | 'uri', value: string): 
 }
 
 export class Catalog {
+  // Compiled resource templates, for routing by URI (compiled once, not per request).
+  readonly templates = new UriTemplateMatcher()
   readonly #entries = new Map<string, CachedList>()
   readonly #inflight = new Map<string, Promise<CachedList>>()
   readonly #params: UpstreamParamsBuilder

@@ -5,7 +5,6 @@ import type { JsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import { findItem, type Catalog } from './catalog.ts'
 import { listKind, type ListKind } from './list-kinds.ts'
-import { matchesUriTemplate } from './uri-template.ts'
 
 export interface Target {
   entry: BackendEntry
@@ -51,7 +50,7 @@ export async function resolveUri(backends: BackendSet, catalog: Catalog, uri: st
   }
   for (const entry of offering) {
     const list = await catalog.get(entry.backend, listKind('templates'), { allowStale: true }).catch(() => undefined)
-    if (list?.items.some((t) => typeof t.uriTemplate === 'string' && matchesUriTemplate(t.uriTemplate, uri))) return entry
+    if (list?.items.some((t) => typeof t.uriTemplate === 'string' && catalog.templates.matches(t.uriTemplate, uri))) return entry
   }
   if (offering.length === 1) return offering[0]
   throw new GatewayError('MCP_GATEWAY_RESOURCE_UNKNOWN', uri, { data: { uri } })

@@ -37,7 +37,3 @@ export class UriTemplateMatcher {
     return regex.test(uri)
   }
 }
-
-export function matchesUriTemplate(template: string, uri: string): boolean {
-  return compileUriTemplate(template).test(uri)
-}
