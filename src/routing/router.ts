@@ -10,7 +10,7 @@ import { BackendError } from '../upstream/backend.ts'
 import { listAggregated } from './aggregate.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
-import { buildDiscoverResult } from './discover.ts'
+import { buildCapabilities, buildDiscoverResult } from './discover.ts'
 import { LIST_KINDS } from './list-kinds.ts'
 import { fromBackendError, fromBackendRpcError, fromGatewayError, type RouteReply } from './outcome.ts'
 import { resolveName, resolveUri } from './resolve.ts'
@@ -33,6 +33,16 @@ export interface RouterDeps {
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   pageSize: number
 }
+
+// Methods that exist only while some backend offers their capability (tools are always declared).
+const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
+  ['prompts/list', 'prompts'],
+  ['prompts/get', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resources'],
+  ['resources/read', 'resources'],
+  ['completion/complete', 'completions'],
+])
 
 export interface CallContext {
   signal: AbortSignal
@@ -86,6 +96,11 @@ export class Router {
 
   async #dispatch(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     const { method } = valid.request
+    // ERR-8: a method whose capability the gateway does not declare is not found (404).
+    const capability = REQUIRED_CAPABILITY.get(method)
+    if (capability !== undefined && !isJsonObject(buildCapabilities(this.#deps.backends, { listen: this.#deps.listen })[capability])) {
+      throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${method}: no backend offers ${capability}`)
+    }
     if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
     if (kind) return this.#complete(valid, await listAggregated(this.#deps, kind, valid.params))

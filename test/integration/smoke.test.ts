@@ -19,3 +19,22 @@ t.test('server/discover with no backends → 200, modern result stamped', async 
   t.equal(body.result.cacheScope, 'public')
   t.type(body.result.ttlMs, 'number')
 })
+
+t.test('no backend offers prompts/resources/completions → those methods are 404 -32601 (ERR-8); tools/list is 200', async (t) => {
+  const gw = await startGateway(t, { backends: [] })
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+  const post = async (method: string, params: Record<string, unknown> = {}): Promise<{ status: number; body: any }> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method }
+    if (method === 'prompts/get') headers['mcp-name'] = String(params.name)
+    const res = await request(gw.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: method, method, params: { ...params, _meta: meta } }) })
+    return { status: res.statusCode, body: await res.body.json() }
+  }
+  for (const [method, params] of [['prompts/list', {}], ['prompts/get', { name: 'x' }], ['resources/list', {}], ['completion/complete', {}]] as const) {
+    const reply = await post(method, params)
+    t.equal(reply.status, 404, `${method} → 404`)
+    t.match(reply.body, { id: method, error: { code: -32601 } })
+  }
+  const tools = await post('tools/list')
+  t.equal(tools.status, 200)
+  t.same(tools.body.result.tools, [])
+})
