@@ -43,6 +43,8 @@ function errorBody(id: JsonRpcId | undefined, err: GatewayError): object {
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
   const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
+  // Bodies may hold secrets (tool arguments): only ever at debug.
+  post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   deps.metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)

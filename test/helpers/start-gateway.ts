@@ -12,6 +12,8 @@ export type LogRecord = Record<string, unknown>
 export interface LogTap {
   // Resolves with the oldest not-yet-consumed record matching `predicate`.
   waitFor(predicate: (record: LogRecord) => boolean): Promise<LogRecord>
+  // Every record written so far, consumed or not.
+  seen(): readonly LogRecord[]
 }
 
 export interface StartedGateway {
@@ -25,15 +27,16 @@ export interface StartedGateway {
 
 export interface StartOptions {
   waitReady?: boolean
-  // Capture the gateway's logs at info level into `logs` instead of silencing them.
+  // Capture the gateway's logs (at `logLevel`, default info) into `logs` instead of silencing them.
   logs?: boolean
+  logLevel?: string
 }
 
 export async function startGateway(t: Test, raw: Record<string, unknown> = {}, options: StartOptions = {}): Promise<StartedGateway> {
   const result = validateConfig({ port: 0, logLevel: 'silent', stateSecret: 'test-secret', ...raw })
   if (!result.ok) throw new Error(result.errors.join('; '))
   const tap = options.logs ? createLogTap() : undefined
-  const logger = tap ? { level: 'info', stream: tap.stream } : { level: 'silent' }
+  const logger = tap ? { level: options.logLevel ?? 'info', stream: tap.stream } : { level: 'silent' }
   const app = await build(result.config, { logger })
   t.teardown(() => app.close())
   await app.listen({ host: '127.0.0.1', port: 0 })
@@ -56,9 +59,11 @@ interface Waiter {
 
 function createLogTap(): { stream: Writable; logs: LogTap } {
   const backlog: LogRecord[] = []
+  const all: LogRecord[] = []
   const waiters = new Set<Waiter>()
   let partial = ''
   const take = (record: LogRecord): void => {
+    all.push(record)
     for (const waiter of waiters) {
       if (!waiter.predicate(record)) continue
       waiters.delete(waiter)
@@ -80,5 +85,5 @@ function createLogTap(): { stream: Writable; logs: LogTap } {
     if (index >= 0) return Promise.resolve(backlog.splice(index, 1)[0])
     return new Promise((resolve) => waiters.add({ predicate, resolve }))
   }
-  return { stream, logs: { waitFor } }
+  return { stream, logs: { waitFor, seen: () => all } }
 }

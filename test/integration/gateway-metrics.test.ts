@@ -119,3 +119,15 @@ t.test('/livez → 200 ok', async (t) => {
   t.equal(reply.status, 200)
   t.same(reply.json, { status: 'ok' })
 })
+
+// Bodies may carry secrets (tool arguments): never logged above debug.
+t.test('request bodies → not in the log at info; logged at debug', async (t) => {
+  for (const level of ['info', 'debug']) {
+    const gateway = await startGateway(t, { backends: [{ name: 'a', transport: 'http', url: alpha.url, namespace: 'a' }] }, { logs: true, logLevel: level })
+    const raw = createRawClient(t, gateway.url)
+    await raw.rpc('tools/call', { name: 'a__echo', arguments: { text: 'secret-argument-42' } }, { id: `body-${level}` })
+    await gateway.logs!.waitFor((r) => r.msg === 'mcp request' && r.rpcId === `body-${level}`)
+    const mentioned = gateway.logs!.seen().some((r) => JSON.stringify(r).includes('secret-argument-42'))
+    t.equal(mentioned, level === 'debug', `${level}: argument ${level === 'debug' ? 'logged' : 'not logged'}`)
+  }
+})
