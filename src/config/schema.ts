@@ -18,12 +18,13 @@ export const DEFAULTS = {
   listPageSize: 500,
   backendTimeoutMs: 60_000,
   backendConnections: 64,
+  maxReplyBytes: 64 * 1024 * 1024,
   maxLineBytes: 4 * 1024 * 1024,
 } as const
 
 const GATEWAY_KEYS = new Set(['host', 'port', 'logLevel', 'allowedHosts', 'allowedOrigins', 'maxBodyBytes',
   'shutdownTimeoutMs', 'keepAliveMs', 'stateSecret', 'stateTtlMs', 'namespaceSeparator', 'listPageSize', 'backends'])
-const HTTP_KEYS = new Set(['name', 'transport', 'url', 'namespace', 'headers', 'timeoutMs', 'connections'])
+const HTTP_KEYS = new Set(['name', 'transport', 'url', 'namespace', 'headers', 'timeoutMs', 'connections', 'maxReplyBytes'])
 const STDIO_KEYS = new Set(['name', 'transport', 'command', 'args', 'env', 'cwd', 'namespace', 'timeoutMs', 'maxLineBytes'])
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/
@@ -80,6 +81,7 @@ function validateHttp(c: Collector, path: string, raw: JsonObject): HttpBackendC
     headers: c.stringMap(`${path}.headers`, raw.headers),
     timeoutMs: c.integer(`${path}.timeoutMs`, raw.timeoutMs, DEFAULTS.backendTimeoutMs, 1),
     connections: c.integer(`${path}.connections`, raw.connections, DEFAULTS.backendConnections, 1, 10_000),
+    maxReplyBytes: c.integer(`${path}.maxReplyBytes`, raw.maxReplyBytes, DEFAULTS.maxReplyBytes, 1024),
   }
 }
 

@@ -13,6 +13,8 @@ export interface HttpBackendConfig extends BackendCommon {
   // Sent to this backend only (its own credentials; never the client's, AUTH-8).
   headers: Record<string, string>
   connections: number
+  // Largest reply body accepted from this backend (a runaway one cannot exhaust memory).
+  maxReplyBytes: number
 }
 
 export interface StdioBackendConfig extends BackendCommon {

@@ -60,7 +60,8 @@ export class HttpBackend implements Backend {
     this.#origin = url.origin
     // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
     const timers = { headersTimeout: 0, bodyTimeout: 0 }
-    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, ...timers })
+    // A backend's reply is bounded, so a runaway one cannot exhaust the gateway's memory.
+    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
     this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
     this.#reprober = new Reprober(() => this.#probe())
   }

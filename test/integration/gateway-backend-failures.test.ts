@@ -185,3 +185,13 @@ t.test('a backend dies, then comes back on the same port', async (t) => {
   const back = await raw.rpc('tools/call', { name: 'g__echo', arguments: { text: 'back' } })
   t.match(back.json.result, { content: [{ text: 'gamma:back' }] })
 })
+
+t.test('a backend reply over maxReplyBytes → -32603 bad reply naming the backend, never buffered whole', async (t) => {
+  const gateway = await startGateway(t, { backends: [{ name: 'small', transport: 'http', url: alpha.url, namespace: 's', maxReplyBytes: 1024 }] })
+  const raw = createRawClient(t, gateway.url)
+  const reply = await raw.rpc('tools/call', { name: 's__echo', arguments: { text: 'x'.repeat(4096) } }, { id: 'big' })
+  t.equal(reply.status, 200)
+  t.match(reply.json, { id: 'big', error: { code: -32603, data: { backend: 'small', reason: 'bad_reply' } } })
+  const fine = await raw.rpc('tools/call', { name: 's__echo', arguments: { text: 'short' } }, { id: 'ok' })
+  t.match(fine.json, { id: 'ok', result: { content: [{ text: 'alpha:short' }] } }, 'small replies still pass')
+})
