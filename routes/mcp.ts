@@ -1,7 +1,7 @@
 // The MCP endpoint: POST carries every message; GET and DELETE are for legacy sessions only (405).
 import type { FastifyPluginAsync } from 'fastify'
 import { GatewayError } from '../src/errors.ts'
-import { handleMcpPost, type McpHandlerDeps } from '../src/http/mcp-handler.ts'
+import { handleMcpPost, type McpHandlerDeps } from '../src/front/mcp-handler.ts'
 
 export interface McpRouteOptions {
   endpoint: string

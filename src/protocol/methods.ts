@@ -9,20 +9,19 @@ export interface MethodSpec {
   cacheable: boolean
 }
 
-const spec = (nameParam: MethodSpec['nameParam'], mrtr: boolean, paginated: boolean, cacheable: boolean): MethodSpec =>
-  ({ nameParam, mrtr, paginated, cacheable })
+const spec = (flags: Partial<MethodSpec>): MethodSpec => ({ mrtr: false, paginated: false, cacheable: false, ...flags })
 
 export const MODERN_METHODS: ReadonlyMap<string, MethodSpec> = new Map([
-  ['server/discover', spec(undefined, false, false, true)],
-  ['tools/list', spec(undefined, false, true, true)],
-  ['tools/call', spec('name', true, false, false)],
-  ['prompts/list', spec(undefined, false, true, true)],
-  ['prompts/get', spec('name', true, false, false)],
-  ['resources/list', spec(undefined, false, true, true)],
-  ['resources/templates/list', spec(undefined, false, true, true)],
-  ['resources/read', spec('uri', true, false, true)],
-  ['completion/complete', spec(undefined, false, false, false)],
-  ['subscriptions/listen', spec(undefined, false, false, false)],
+  ['server/discover', spec({ cacheable: true })],
+  ['tools/list', spec({ paginated: true, cacheable: true })],
+  ['tools/call', spec({ nameParam: 'name', mrtr: true })],
+  ['prompts/list', spec({ paginated: true, cacheable: true })],
+  ['prompts/get', spec({ nameParam: 'name', mrtr: true })],
+  ['resources/list', spec({ paginated: true, cacheable: true })],
+  ['resources/templates/list', spec({ paginated: true, cacheable: true })],
+  ['resources/read', spec({ nameParam: 'uri', mrtr: true, cacheable: true })],
+  ['completion/complete', spec({})],
+  ['subscriptions/listen', spec({})],
 ])
 
 export function getMethodSpec(method: string): MethodSpec | undefined {

@@ -3,30 +3,14 @@
 // leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
 // Upstream list changes also invalidate the catalog (CACHE-8).
 import type { Logger } from '../observability/logger.ts'
-import { isJsonObject, type JsonObject, type JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import {
+  LIST_CHANGES, RESOURCE_UPDATED, SUBSCRIPTIONS_ACKNOWLEDGED, canSubscribeResources, coversUri, listChangeOf, listFilterFor, subscribedUris,
+} from '../protocol/subscriptions.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { resolveUri } from './resolve.ts'
-import { REPROBE_MAX_MS, REPROBE_MIN_MS } from '../upstream/reprober.ts'
-
-export const LIST_CHANGED = {
-  'notifications/tools/list_changed': { filterKey: 'toolsListChanged', kinds: ['tools'] },
-  'notifications/prompts/list_changed': { filterKey: 'promptsListChanged', kinds: ['prompts'] },
-  'notifications/resources/list_changed': { filterKey: 'resourcesListChanged', kinds: ['resources', 'templates'] },
-} as const
-
-export const RESOURCE_UPDATED = 'notifications/resources/updated'
-const ACKNOWLEDGED = 'notifications/subscriptions/acknowledged'
-
-// The method comes from a backend: an own-property lookup, so "constructor" or "__proto__" find nothing.
-export function listChangeOf(method: string): (typeof LIST_CHANGED)[keyof typeof LIST_CHANGED] | undefined {
-  return Object.hasOwn(LIST_CHANGED, method) ? LIST_CHANGED[method as keyof typeof LIST_CHANGED] : undefined
-}
-
-// SUB-5: an update may name a sub-resource of the subscribed URI.
-export function coversUri(subscribed: string, uri: string): boolean {
-  return uri === subscribed || uri.startsWith(subscribed.endsWith('/') ? subscribed : `${subscribed}/`)
-}
+import { REPROBE_MAX_MS, REPROBE_MIN_MS } from '../upstream/shared/reprober.ts'
 
 export interface ClientSubscription {
   // List changes this client asked for (SUB-2); resource updates go by its routes instead.
@@ -71,18 +55,7 @@ function resourceKey(route: ResourceRoute): string {
 }
 
 function canSubscribe(entry: BackendEntry): boolean {
-  const resources = entry.backend.capabilities().resources
-  return entry.backend.listen !== undefined && isJsonObject(resources) && resources.subscribe === true
-}
-
-function listFilter(entry: BackendEntry): JsonObject | undefined {
-  const caps = entry.backend.capabilities()
-  const filter: JsonObject = {}
-  for (const [capability, key] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']]) {
-    const cap = caps[capability]
-    if (isJsonObject(cap) && cap.listChanged === true) filter[key] = true
-  }
-  return Object.keys(filter).length > 0 ? filter : undefined
+  return entry.backend.listen !== undefined && canSubscribeResources(entry.backend.capabilities())
 }
 
 export class ListenHub {
@@ -107,7 +80,7 @@ export class ListenHub {
   start(): void {
     for (const entry of this.#backends.entries) {
       if (this.#closed || this.#lists.has(entry.backend.name)) continue
-      const upstream: Upstream = { entry, filter: () => listFilter(entry), onNotification: (n) => this.#onListChange(entry, n), stopped: false }
+      const upstream: Upstream = { entry, filter: () => listFilterFor(entry.backend.capabilities()), onNotification: (n) => this.#onListChange(entry, n), stopped: false }
       this.#lists.set(entry.backend.name, upstream)
       this.#open(upstream, REPROBE_MIN_MS)
     }
@@ -203,7 +176,7 @@ export class ListenHub {
       onOpen,
       onNotification: (n) => {
         if (upstream.stopped) return
-        if (n.method === ACKNOWLEDGED) onOpen()
+        if (n.method === SUBSCRIPTIONS_ACKNOWLEDGED) onOpen()
         else upstream.onNotification(n)
       },
       onClose: (reason) => {
@@ -223,11 +196,10 @@ export class ListenHub {
   }
 
   #catchUp(upstream: Upstream, filter: JsonObject): void {
-    for (const [method, change] of Object.entries(LIST_CHANGED)) {
-      if (filter[change.filterKey] === true) upstream.onNotification({ jsonrpc: '2.0', method })
+    for (const change of LIST_CHANGES) {
+      if (filter[change.filterKey] === true) upstream.onNotification({ jsonrpc: '2.0', method: change.method })
     }
-    const uris = Array.isArray(filter.resourceSubscriptions) ? filter.resourceSubscriptions : []
-    for (const uri of uris) upstream.onNotification({ jsonrpc: '2.0', method: RESOURCE_UPDATED, params: { uri } })
+    for (const uri of subscribedUris(filter)) upstream.onNotification({ jsonrpc: '2.0', method: RESOURCE_UPDATED, params: { uri } })
   }
 
   #retry(upstream: Upstream, delayMs: number): void {

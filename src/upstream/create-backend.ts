@@ -3,8 +3,8 @@ import type { Logger } from '../observability/logger.ts'
 import type { BackendConfig } from '../config/types.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { Backend } from './backend.ts'
-import { createHttpBackend } from './http-backend.ts'
-import { createStdioBackend } from './stdio-backend.ts'
+import { createHttpBackend } from './http/http-backend.ts'
+import { createStdioBackend } from './stdio/stdio-backend.ts'
 
 export interface BackendDeps {
   logger: Logger

@@ -1,6 +1,6 @@
 // An in-memory StdioSession for unit tests: records what the gateway writes, lets the test answer.
 import type { JsonObject, JsonRpcId } from '../../src/protocol/jsonrpc.ts'
-import type { ChildReply, StdioSession } from '../../src/upstream/stdio-session.ts'
+import type { ChildReply, StdioSession } from '../../src/upstream/stdio/stdio-session.ts'
 
 export type Written =
   | { kind: 'request'; id: string; method: string; params: JsonObject }

@@ -5,7 +5,7 @@ import { once, EventEmitter } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import t from 'tap'
 import type { JsonRpcNotification } from '../../src/protocol/jsonrpc.ts'
-import { createHttpBackend } from '../../src/upstream/http-backend.ts'
+import { createHttpBackend } from '../../src/upstream/http/http-backend.ts'
 
 interface Seen { httpMethod: string; session: string | undefined; version: string | undefined; body: Record<string, any> | undefined }
 

@@ -7,7 +7,8 @@ import type { JsonObject, JsonRpcNotification } from '../../../src/protocol/json
 import { BackendSet } from '../../../src/routing/backend-set.ts'
 import { Catalog } from '../../../src/routing/catalog.ts'
 import { listKind, type ListKind } from '../../../src/routing/list-kinds.ts'
-import { ListenHub, RESOURCE_UPDATED, type ClientSubscription } from '../../../src/routing/listen-hub.ts'
+import { ListenHub, type ClientSubscription } from '../../../src/routing/listen-hub.ts'
+import { RESOURCE_UPDATED } from '../../../src/protocol/subscriptions.ts'
 import { UpstreamParamsBuilder } from '../../../src/routing/upstream-params.ts'
 import { createFakeBackend, entryOf, FULL_CAPABILITIES, type FakeBackend, type FakeListen } from '../../helpers/fake-backend.ts'
 

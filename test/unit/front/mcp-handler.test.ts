@@ -1,0 +1,41 @@
+// A bug in routing must not leave the client hanging. The fault is injected (a router that throws
+// a TypeError): a real backend cannot produce it, since every failure it can cause is typed.
+import t from 'tap'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
+import { Writable } from 'node:stream'
+import { pino } from 'pino'
+import { request } from 'undici'
+import { Registry } from 'prom-client'
+import { handleMcpPost } from '../../../src/front/mcp-handler.ts'
+import { createMetrics } from '../../../src/observability/metrics.ts'
+import type { Router } from '../../../src/routing/router.ts'
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} }
+
+t.test('router throws an unexpected error → 500 with -32603 and the id, logged once at error', async (t) => {
+  const lines: string[] = []
+  const log = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done() } }))
+  const router = { handle: async () => { throw new TypeError('a bug') } } as unknown as Router
+  const deps = { router, metrics: createMetrics(new Registry()) }
+  const server = createServer((req, res) => {
+    let text = ''
+    req.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => {
+      void handleMcpPost(deps, { headers: req.headers, body: JSON.parse(text), res, log, reqId: 'r1' })
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const { port } = server.address() as { port: number }
+  const res = await request(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'x1', method: 'tools/list', params: { _meta: META } }),
+  })
+  t.equal(res.statusCode, 500)
+  t.match(await res.body.json(), { jsonrpc: '2.0', id: 'x1', error: { code: -32603 } })
+  const errors = lines.filter((l) => l.includes('"level":50'))
+  t.equal(errors.length, 1, 'logged once')
+  t.match(errors[0], /a bug/)
+})
