@@ -4,16 +4,16 @@ import { MODERN_METHODS, getMethodSpec } from '../../../src/protocol/methods.ts'
 
 t.test('getMethodSpec', async (t) => {
   const cases: Array<[string, { nameParam?: string; mrtr: boolean; paginated: boolean; cacheable: boolean } | undefined]> = [
-    ['server/discover', { nameParam: undefined, mrtr: false, paginated: false, cacheable: true }],
-    ['tools/list', { nameParam: undefined, mrtr: false, paginated: true, cacheable: true }],
+    ['server/discover', { mrtr: false, paginated: false, cacheable: true }],
+    ['tools/list', { mrtr: false, paginated: true, cacheable: true }],
     ['tools/call', { nameParam: 'name', mrtr: true, paginated: false, cacheable: false }],
-    ['prompts/list', { nameParam: undefined, mrtr: false, paginated: true, cacheable: true }],
+    ['prompts/list', { mrtr: false, paginated: true, cacheable: true }],
     ['prompts/get', { nameParam: 'name', mrtr: true, paginated: false, cacheable: false }],
-    ['resources/list', { nameParam: undefined, mrtr: false, paginated: true, cacheable: true }],
-    ['resources/templates/list', { nameParam: undefined, mrtr: false, paginated: true, cacheable: true }],
+    ['resources/list', { mrtr: false, paginated: true, cacheable: true }],
+    ['resources/templates/list', { mrtr: false, paginated: true, cacheable: true }],
     ['resources/read', { nameParam: 'uri', mrtr: true, paginated: false, cacheable: true }],
-    ['completion/complete', { nameParam: undefined, mrtr: false, paginated: false, cacheable: false }],
-    ['subscriptions/listen', { nameParam: undefined, mrtr: false, paginated: false, cacheable: false }],
+    ['completion/complete', { mrtr: false, paginated: false, cacheable: false }],
+    ['subscriptions/listen', { mrtr: false, paginated: false, cacheable: false }],
     // Removed in 2026-07-28 (RPC-9) → not in the table → -32601.
     ['initialize', undefined],
     ['ping', undefined],
