@@ -4,8 +4,11 @@
  * closing `N passed, M failed` line (scored scenarios only), and exits non-zero
  * when a scored scenario fails. Everything it starts is stopped before exit.
  *
+ * Each `--requirements` set (default: both revisions the gateway serves) runs against the same
+ * fixture and gateway; the last line totals them.
+ *
  *   CONFORMANCE_TARGET=direct node test/conformance/run.ts
- *   node test/conformance/run.ts [--requirements 2026-07-28] [--gateway-path /mcp]
+ *   node test/conformance/run.ts [--requirements 2026-07-28 --requirements 2025-11-25] [--gateway-path /mcp]
  *     [--gateway-entry src/server.ts] [--verbose] [--keep-results]
  */
 import { spawn } from 'node:child_process'
@@ -27,10 +30,12 @@ const FIXTURE = join(REPO_ROOT, 'test/fixtures/conformance-server.ts')
 const SUITE_DIR = join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance')
 const SUITE_BIN = join(SUITE_DIR, 'dist/index.js')
 const SUITE_DEADLINE_MS = 110_000
+// The revisions the gateway serves to clients, newest first.
+const REQUIREMENT_SETS = ['2026-07-28', '2025-11-25'] as const
 
 interface RunOptions {
   mode: TargetMode
-  requirements: string
+  requirements: string[]
   gatewayPath: string
   gatewayEntry: string
   verbose: boolean
@@ -40,7 +45,7 @@ interface RunOptions {
 function parseRunOptions(): RunOptions {
   const { values } = parseArgs({
     options: {
-      requirements: { type: 'string', default: '2026-07-28' },
+      requirements: { type: 'string', multiple: true, default: [...REQUIREMENT_SETS] },
       'gateway-path': { type: 'string', default: '/mcp' },
       'gateway-entry': { type: 'string', default: 'src/server.ts' },
       verbose: { type: 'boolean', default: false },
@@ -59,8 +64,8 @@ function parseRunOptions(): RunOptions {
 }
 
 /** Runs the suite (with Node 24, not the shim's `env node`); resolves with its exit code. */
-async function runSuite(t: Teardowns, url: string, outputDir: string, options: RunOptions): Promise<number | null> {
-  const args = [SUITE_BIN, 'server', '--url', url, '--requirements', options.requirements, '-o', outputDir]
+async function runSuite(t: Teardowns, run: { url: string; outputDir: string; requirements: string }, options: RunOptions): Promise<number | null> {
+  const args = [SUITE_BIN, 'server', '--url', run.url, '--requirements', run.requirements, '-o', run.outputDir]
   const suite = spawn(process.execPath, args, { stdio: ['ignore', options.verbose ? 'inherit' : 'ignore', 'inherit'] })
   t.teardown(() => stopChild(suite))
   const deadline = setTimeout(() => {
@@ -73,23 +78,38 @@ async function runSuite(t: Teardowns, url: string, outputDir: string, options: R
   return code
 }
 
-async function run(t: Teardowns, options: RunOptions): Promise<number> {
-  const fixture = await startFixture(t, FIXTURE)
-  const url = await startTarget(t, { ...options, fixtureUrl: fixture.url, repoRoot: REPO_ROOT })
+interface SetResult {
+  passed: number
+  failed: number
+  ok: boolean
+}
+
+async function runSet(t: Teardowns, url: string, requirements: string, options: RunOptions): Promise<SetResult> {
   const outputDir = await mkdtemp(join(tmpdir(), 'mcp-conformance-results-'))
   if (!options.keepResults) t.teardown(() => rm(outputDir, { recursive: true, force: true }))
-  process.stdout.write(`conformance ${options.requirements} (server leg), target ${options.mode}: ${url}\n`)
-  const suiteCode = await runSuite(t, url, outputDir, options)
-  const scored = await readScoredScenarios(join(SUITE_DIR, 'requirements', `${options.requirements}.yaml`))
+  process.stdout.write(`conformance ${requirements} (server leg), target ${options.mode}: ${url}\n`)
+  const suiteCode = await runSuite(t, { url, outputDir, requirements }, options)
+  const scored = await readScoredScenarios(join(SUITE_DIR, 'requirements', `${requirements}.yaml`))
   const results = await collectResults(outputDir, scored)
   process.stdout.write(`${formatTable(results)}\n`)
   const failures = formatFailures(results, options.verbose)
   if (failures !== '') process.stdout.write(`\nfailing checks:\n${failures}\n\n`)
   if (options.keepResults) process.stdout.write(`results kept in ${outputDir}\n`)
   const { passed, failed } = summarize(results)
-  process.stdout.write(`${passed} passed, ${failed} failed\n`)
+  process.stdout.write(`${requirements}: ${passed} of ${passed + failed} scored scenarios passed\n\n`)
   if (failed === 0 && suiteCode !== 0) process.stderr.write(`conformance suite exited with ${suiteCode}\n`)
-  return failed === 0 && suiteCode === 0 ? 0 : 1
+  return { passed, failed, ok: failed === 0 && suiteCode === 0 }
+}
+
+async function run(t: Teardowns, options: RunOptions): Promise<number> {
+  const fixture = await startFixture(t, FIXTURE)
+  const url = await startTarget(t, { ...options, fixtureUrl: fixture.url, repoRoot: REPO_ROOT })
+  const sets: SetResult[] = []
+  for (const requirements of options.requirements) sets.push(await runSet(t, url, requirements, options))
+  const passed = sets.reduce((sum, set) => sum + set.passed, 0)
+  const failed = sets.reduce((sum, set) => sum + set.failed, 0)
+  process.stdout.write(`${passed} passed, ${failed} failed\n`)
+  return sets.every((set) => set.ok) ? 0 : 1
 }
 
 async function main(): Promise<void> {
