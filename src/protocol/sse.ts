@@ -10,57 +10,75 @@ export const SSE_KEEP_ALIVE = ':\n\n'
 
 // Incremental decoder: feed text chunks, get complete event data strings. Comment lines,
 // `id:`, `event:` and `retry:` fields are skipped; events with empty data (priming) are dropped.
+// Linear in the input: each character is scanned once, and a line split over many chunks is kept
+// as its pieces until it ends, so a 4 MiB line costs one join, not one rescan per chunk.
 export class SseDecoder {
-  #buffer = ''
+  readonly #maxEventChars: number
+  // Pieces of the line not yet ended, and the data lines of the event not yet dispatched.
+  #pending: string[] = []
   #data: string[] = []
-  #maxBufferChars: number
+  #chars = 0
+  // The previous chunk ended with CR: a LF opening this one belongs to it (CRLF split in two).
+  #afterCr = false
 
-  constructor(maxBufferChars = 16 * 1024 * 1024) {
-    this.#maxBufferChars = maxBufferChars
+  constructor(maxEventChars = 16 * 1024 * 1024) {
+    this.#maxEventChars = maxEventChars
   }
 
   push(chunk: string): string[] {
-    this.#buffer += chunk
-    if (this.#buffer.length > this.#maxBufferChars) throw new RangeError('SSE event exceeds the size limit')
     const events: string[] = []
-    let start = 0
-    for (;;) {
-      const end = this.#findLineEnd(start)
-      if (end === -1) break
-      const line = this.#buffer.slice(start, end)
-      start = end + (this.#buffer[end] === '\r' && this.#buffer[end + 1] === '\n' ? 2 : 1)
-      const event = this.#takeLine(line)
-      if (event !== undefined) events.push(event)
+    let start = this.#afterCr && chunk.charCodeAt(0) === 10 ? 1 : 0
+    this.#afterCr = false
+    let lf = chunk.indexOf('\n', start)
+    let cr = chunk.indexOf('\r', start)
+    while (lf !== -1 || cr !== -1) {
+      const end = cr === -1 || (lf !== -1 && lf < cr) ? lf : cr
+      this.#line(chunk.slice(start, end), events)
+      start = end + 1
+      if (end === cr) {
+        if (start === chunk.length) this.#afterCr = true
+        else if (chunk.charCodeAt(start) === 10) start++
+      }
+      if (lf !== -1 && lf < start) lf = chunk.indexOf('\n', start)
+      if (cr !== -1 && cr < start) cr = chunk.indexOf('\r', start)
     }
-    this.#buffer = this.#buffer.slice(start)
+    if (start < chunk.length) this.#keep(chunk.slice(start))
     return events
   }
 
   // Flush at end of stream: a final event without its blank line still counts.
   end(): string[] {
-    const tail = this.#buffer.length > 0 ? this.push('\n') : []
-    const last = this.#takeLine('')
-    return last === undefined ? tail : [...tail, last]
+    const events: string[] = []
+    if (this.#pending.length > 0) this.#line('', events)
+    this.#line('', events)
+    return events
   }
 
-  #findLineEnd(from: number): number {
-    for (let i = from; i < this.#buffer.length; i++) {
-      const c = this.#buffer.charCodeAt(i)
-      if (c === 10) return i
-      // A lone CR at the very end may be half of CRLF: wait for more.
-      if (c === 13) return i + 1 < this.#buffer.length ? i : -1
-    }
-    return -1
+  #keep(piece: string): void {
+    this.#chars += piece.length
+    if (this.#chars > this.#maxEventChars) throw new RangeError('SSE event exceeds the size limit')
+    this.#pending.push(piece)
   }
 
-  #takeLine(line: string): string | undefined {
-    if (line === '') {
-      if (this.#data.length === 0) return undefined
-      const data = this.#data.join('\n')
-      this.#data = []
-      return data.length > 0 ? data : undefined
+  #line(tail: string, events: string[]): void {
+    this.#chars += tail.length
+    if (this.#chars > this.#maxEventChars) throw new RangeError('SSE event exceeds the size limit')
+    let line = tail
+    if (this.#pending.length > 0) {
+      this.#pending.push(tail)
+      line = this.#pending.join('')
+      this.#pending = []
     }
+    if (line === '') return this.#dispatch(events)
     if (line.startsWith('data:')) this.#data.push(line.startsWith('data: ') ? line.slice(6) : line.slice(5))
-    return undefined
+    else this.#chars -= line.length // comments and other fields do not count toward the event
+  }
+
+  #dispatch(events: string[]): void {
+    this.#chars = 0
+    if (this.#data.length === 0) return
+    const data = this.#data.length === 1 ? this.#data[0] : this.#data.join('\n')
+    this.#data = []
+    if (data.length > 0) events.push(data)
   }
 }

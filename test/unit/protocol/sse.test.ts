@@ -44,3 +44,36 @@ t.test('SseDecoder with a size limit', async (t) => {
   t.same(decoder.push('data: 0123456\n\n'), ['0123456'], 'event under the limit → decoded')
   t.throws(() => decoder.push(`data: ${'x'.repeat(20)}`), RangeError, 'unterminated line over the limit → RangeError')
 })
+
+t.test('SseDecoder gives the same events however the stream is split', async (t) => {
+  const stream = 'id: 1\r\ndata: {"a":1}\r\n\r\n: comment\ndata: x\ndata: y\n\ndata: z\r\rdata: last\n\n'
+  const expected = ['{"a":1}', 'x\ny', 'z', 'last']
+  for (const size of [1, 2, 3, 5, 7, 11, stream.length]) {
+    const decoder = new SseDecoder()
+    const seen: string[] = []
+    for (let i = 0; i < stream.length; i += size) seen.push(...decoder.push(stream.slice(i, i + size)))
+    seen.push(...decoder.end())
+    t.same(seen, expected, `chunks of ${size} characters → the same ${expected.length} events`)
+  }
+})
+
+t.test('SseDecoder keeps a long line as pieces until it ends', async (t) => {
+  const line = 'x'.repeat(4 * 1024 * 1024)
+  const decoder = new SseDecoder()
+  const chunk = 64 * 1024
+  const seen: string[] = decoder.push('data: ')
+  for (let i = 0; i < line.length; i += chunk) seen.push(...decoder.push(line.slice(i, i + chunk)))
+  t.same(seen, [], '4 MiB line without its end → no event yet')
+  const events = decoder.push('\n\n')
+  t.equal(events.length, 1, 'end of line and blank line → one event')
+  t.equal(events[0].length, line.length, 'the event is the whole 4 MiB line')
+})
+
+t.test('SseDecoder limit counts a line split over chunks', async (t) => {
+  const decoder = new SseDecoder(32)
+  decoder.push('data: ')
+  decoder.push('x'.repeat(20))
+  t.throws(() => decoder.push('x'.repeat(20)), RangeError, 'pieces over the limit together → RangeError')
+  const fresh = new SseDecoder(32)
+  t.same([...fresh.push(': twenty characters!\n'), ...fresh.push(`data: ${'y'.repeat(20)}\n\n`)], ['y'.repeat(20)], 'a comment line does not count toward the next event → decoded')
+})
