@@ -1,5 +1,5 @@
-// MRTR through the gateway (G8): backend requestState leaves sealed (MRTR-8/9): an HMAC over the
-// backend's state, the caller, an expiry, the method and the name; a retry's state is verified and
+// MRTR through the gateway (G8): backend requestState leaves sealed (MRTR-8/9, AES-256-GCM in
+// seal.ts) together with the caller, an expiry, the method, the name and the backend; a retry's state is verified and
 // the backend gets its own state back byte for byte (MRTR-5, §27 item 18). A bridged legacy call's
 // state carries the handle of the held call instead (G8 "Legacy backends (bridging)").
 import { GatewayError } from '../errors.ts'
