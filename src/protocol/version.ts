@@ -6,7 +6,8 @@ export const LEGACY_VERSION = '2025-11-25'
 export const MODERN_VERSIONS: readonly string[] = [MODERN_VERSION]
 
 // Legacy revisions whose backend messages the gateway relays as they are; the first is offered in
-// initialize (LEGACY-C1), an answer with any other version marks the backend down.
+// initialize (LEGACY-C1), an answer with any other version marks the backend down
+// (protocol/legacy/initialize.ts).
 export const LEGACY_BACKEND_VERSIONS: readonly string[] = [LEGACY_VERSION, '2025-06-18', '2025-03-26']
 
 export function isSupportedModernVersion(version: string): boolean {

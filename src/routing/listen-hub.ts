@@ -10,7 +10,7 @@ import {
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { resolveUri } from './resolve.ts'
-import { REPROBE_MAX_MS, REPROBE_MIN_MS } from '../upstream/shared/reprober.ts'
+import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from '../upstream/shared/backoff.ts'
 
 export interface ClientSubscription {
   // List changes this client asked for (SUB-2); resource updates go by its routes instead.
@@ -82,7 +82,7 @@ export class ListenHub {
       if (this.#closed || this.#lists.has(entry.backend.name)) continue
       const upstream: Upstream = { entry, filter: () => listFilterFor(entry.backend.capabilities()), onNotification: (n) => this.#onListChange(entry, n), stopped: false }
       this.#lists.set(entry.backend.name, upstream)
-      this.#open(upstream, REPROBE_MIN_MS)
+      this.#open(upstream, 0)
     }
   }
 
@@ -137,7 +137,7 @@ export class ListenHub {
     if (!listen) {
       listen = this.#createResourceListen(route)
       this.#resources.set(key, listen)
-      this.#open(listen, REPROBE_MIN_MS)
+      this.#open(listen, 0)
     }
     listen.clients.add(client)
   }
@@ -163,11 +163,12 @@ export class ListenHub {
     this.#stop(listen)
   }
 
-  #open(upstream: Upstream, delayMs: number): void {
+  // `attempt` counts the re-opens since the stream was last up (shared/backoff.ts).
+  #open(upstream: Upstream, attempt: number): void {
     const { backend } = upstream.entry
     if (this.#closed || upstream.stopped || !backend.listen) return
     const filter = backend.status().up ? upstream.filter() : undefined
-    if (!filter) return this.#retry(upstream, delayMs)
+    if (!filter) return this.#retry(upstream, attempt)
     const openedAt = Date.now()
     const onOpen = (): void => {
       if (!upstream.stopped) this.#established(upstream, filter)
@@ -183,7 +184,7 @@ export class ListenHub {
         upstream.close = undefined
         this.#logger.debug({ backend: backend.name, reason }, 'upstream listen closed; re-opening')
         // A stream that stayed up a while starts its backoff over (SUB-11).
-        this.#retry(upstream, Date.now() - openedAt > REPROBE_MAX_MS ? REPROBE_MIN_MS : delayMs)
+        this.#retry(upstream, Date.now() - openedAt > REPROBE_BACKOFF.maxMs ? 0 : attempt)
       },
     })
   }
@@ -202,13 +203,12 @@ export class ListenHub {
     for (const uri of subscribedUris(filter)) upstream.onNotification({ jsonrpc: '2.0', method: RESOURCE_UPDATED, params: { uri } })
   }
 
-  #retry(upstream: Upstream, delayMs: number): void {
+  #retry(upstream: Upstream, attempt: number): void {
     if (this.#closed || upstream.stopped) return
-    upstream.timer = setTimeout(() => {
+    upstream.timer = startTimer(computeBackoffMs(attempt, REPROBE_BACKOFF), () => {
       upstream.timer = undefined
-      this.#open(upstream, Math.min(delayMs * 2, REPROBE_MAX_MS))
-    }, delayMs)
-    upstream.timer.unref()
+      this.#open(upstream, attempt + 1)
+    })
   }
 
   #stop(upstream: Upstream): void {

@@ -19,7 +19,7 @@ t.test('era probe', async (t) => {
     await backend.start()
     t.same(backend.status(), { name: 'modern', transport: 'stdio', era: 'modern', up: true, protocolVersion: '2026-07-28' })
     t.same(backend.capabilities(), { tools: { listChanged: true }, logging: {} })
-    t.match(logs.records.find((record) => record.msg === 'stdio backend is up'), { backend: 'modern', probe: 'DiscoverResult' })
+    t.match(logs.records.find((record) => record.msg === 'backend up'), { backend: 'modern', probe: 'DiscoverResult' })
     t.equal(await toolText(backend, 'echo', { text: 'hello' }), 'hello')
   })
 
@@ -28,7 +28,7 @@ t.test('era probe', async (t) => {
     await backend.start()
     t.same(backend.status(), { name: 'legacy', transport: 'stdio', era: 'legacy', up: true, protocolVersion: '2025-11-25' })
     t.same(backend.capabilities(), { tools: { listChanged: true }, logging: {} })
-    t.match(logs.records.find((record) => record.msg === 'stdio backend is up'), { probe: 'server/discover answered error -32601' })
+    t.match(logs.records.find((record) => record.msg === 'backend up'), { probe: 'server/discover answered error -32601' })
     t.equal(await toolText(backend, 'echo', { text: 'hello' }), 'hello', 'the session is initialized: calls work')
   })
 

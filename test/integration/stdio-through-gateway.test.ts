@@ -102,7 +102,7 @@ t.test('the child is killed mid-call → -32603 at once naming it, down in /read
   t.ok(elapsed < BOUNDED_MS, `failed ${elapsed.toFixed(0)} ms after the kill, not at the ${TIMEOUT_MS} ms timeout`)
 
   // The restart waits its backoff (250 ms first): the status is read inside that window.
-  const down = await gateway.logs!.waitFor((record) => record.msg === 'stdio backend is down; restarting' && record.backend === 'modern')
+  const down = await gateway.logs!.waitFor((record) => record.msg === 'backend down' && record.backend === 'modern')
   t.match(down, { reason: 'child exited on signal SIGKILL', delayMs: Number })
   const during = await backendStates()
   t.match(during.ready, { status: 'ready', backends: [{ name: 'modern', up: false, reason: /exited on signal SIGKILL/ }, { name: 'other', up: true }] })
@@ -110,7 +110,7 @@ t.test('the child is killed mid-call → -32603 at once naming it, down in /read
   t.equal(backendUp(during.metrics, 'other'), 1, 'mcp_gateway_backend_up{backend="other"} 1')
   t.equal(await toolText(raw, 'other__echo', { text: 'unaffected' }), 'unaffected', 'the other backend still answers')
 
-  await gateway.logs!.waitFor((record) => record.msg === 'stdio backend is up' && record.backend === 'modern' && record.childPid !== oldPid)
+  await gateway.logs!.waitFor((record) => record.msg === 'backend up' && record.backend === 'modern' && record.childPid !== oldPid)
   const after = await backendStates()
   t.match(after.ready.backends, [{ name: 'modern', up: true, era: 'modern' }, { name: 'other', up: true }])
   t.equal(backendUp(after.metrics, 'modern'), 1)

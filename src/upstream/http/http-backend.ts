@@ -4,6 +4,7 @@
 import { Pool, type Dispatcher } from 'undici'
 import type { Logger } from '../../observability/logger.ts'
 import type { HttpBackendConfig } from '../../config/types.ts'
+import { buildModernMeta, classifyDiscover, type ProbeOutcome } from '../../protocol/era.ts'
 import type { JsonObject, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { encodeHeaderValue, HEADER } from '../../protocol/headers.ts'
 import { META } from '../../protocol/meta.ts'
@@ -11,19 +12,15 @@ import { getMethodSpec } from '../../protocol/methods.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
 import { MODERN_VERSION } from '../../protocol/version.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from '../backend.ts'
+import { BackendState } from '../shared/backend-state.ts'
+import { CallSignal } from '../shared/call-signal.ts'
+import { Reprober } from '../shared/reprober.ts'
 import { toBackendError } from './http-errors.ts'
-import { readReply } from './http-reply.ts'
+import { headerValue, readReply } from './http-reply.ts'
 import { requestLegacy } from './legacy-call.ts'
-import { decideHttpEra, type HttpProbeOutcome } from './legacy-era.ts'
 import { LegacyListens } from './legacy-listen.ts'
 import { LegacySession } from './legacy-session.ts'
-import { Reprober } from '../shared/reprober.ts'
-import { CallSignal } from '../shared/call-signal.ts'
 import { BadReplyError, isEventStream, readSse } from './reply-reader.ts'
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
-}
 
 export interface HttpBackendDeps {
   logger: Logger
@@ -32,6 +29,15 @@ export interface HttpBackendDeps {
 }
 
 const MAX_EVENT_CHARS = 16 * 1024 * 1024
+const DEFAULT_PROBE_TIMEOUT_MS = 5_000
+
+function isStreaming(response: Dispatcher.ResponseData | undefined): boolean {
+  return response !== undefined && isEventStream(headerValue(response.headers['content-type']))
+}
+
+function describeError(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
 
 export class HttpBackend implements Backend {
   readonly name: string
@@ -44,11 +50,8 @@ export class HttpBackend implements Backend {
   readonly #path: string
   readonly #origin: string
   readonly #reprober: Reprober
+  readonly #state: BackendState
   #legacy: { session: LegacySession; listens: LegacyListens } | undefined
-  #era: Era = ERA.unknown
-  #up = false
-  #reason: string | undefined = 'not probed yet'
-  #capabilities: JsonObject = {}
   #nextId = 0
 
   constructor(config: HttpBackendConfig, deps: HttpBackendDeps) {
@@ -64,6 +67,7 @@ export class HttpBackend implements Backend {
     this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
     this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
     this.#reprober = new Reprober(() => this.#probe())
+    this.#state = new BackendState({ name: config.name, transport: 'http', logger: deps.logger, initialReason: 'not probed yet' })
   }
 
   async start(): Promise<void> {
@@ -71,24 +75,20 @@ export class HttpBackend implements Backend {
   }
 
   status(): BackendStatus {
-    const status: BackendStatus = { name: this.name, transport: 'http', era: this.#era, up: this.#up }
-    if (this.#reason !== undefined) status.reason = this.#reason
-    if (this.#era === ERA.modern) status.protocolVersion = MODERN_VERSION
-    if (this.#era === ERA.legacy && this.#legacy) status.protocolVersion = this.#legacy.session.protocolVersion
-    return status
+    return this.#state.status()
   }
 
   capabilities(): JsonObject {
-    return this.#capabilities
+    return this.#state.capabilities
   }
 
   async request(call: UpstreamCall): Promise<UpstreamReply> {
-    if (this.#era === ERA.legacy && this.#legacy) return this.#requestLegacy(this.#legacy.session, call)
+    if (this.#state.era === ERA.legacy && this.#legacy) return this.#requestLegacy(this.#legacy.session, call)
     return this.#requestModern(call)
   }
 
   async #requestLegacy(session: LegacySession, call: UpstreamCall): Promise<UpstreamReply> {
-    const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS }
+    const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS, logger: this.#deps.logger }
     try {
       return await requestLegacy(session, call, options)
     } catch (err) {
@@ -100,69 +100,68 @@ export class HttpBackend implements Backend {
   async #requestModern(call: UpstreamCall): Promise<UpstreamReply> {
     const id = `gw-${++this.#nextId}`
     const deadline = new CallSignal(call.signal, this.#config.timeoutMs)
-    let response: Dispatcher.ResponseData
+    let response: Dispatcher.ResponseData | undefined
     try {
-      response = await this.#pool.request({
-        path: this.#path,
-        method: 'POST',
-        headers: this.#headers(call),
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params: call.params }),
-        signal: deadline.signal,
-      })
-    } catch (err) {
-      deadline.dispose()
-      throw this.#fail(err, call.signal, deadline)
-    }
-    // An SSE stream is still drained after its final message: its deadline stays until then.
-    const streaming = isEventStream(headerValue(response.headers['content-type']))
-    try {
+      response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
       return await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
     } catch (err) {
       throw this.#fail(err, call.signal, deadline)
     } finally {
-      if (!streaming) deadline.dispose()
+      // An SSE stream is still drained after its final message: its deadline stays until then.
+      if (!isStreaming(response)) deadline.dispose()
     }
+  }
+
+  #post(pool: Pool, call: UpstreamCall, request: { id: string; signal: AbortSignal }): Promise<Dispatcher.ResponseData> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, method: call.method, params: call.params })
+    return pool.request({ path: this.#path, method: 'POST', headers: this.#headers(call), body, signal: request.signal })
   }
 
   // A long-lived subscriptions/listen stream (SUB-*): notifications go to the sink as received;
   // the sink hears onClose when it ends for any reason other than the returned closer.
   listen(filter: JsonObject, sink: ListenSink): () => void {
     // LEGACY-C4: a legacy session's GET stream instead of subscriptions/listen.
-    if (this.#era === ERA.legacy && this.#legacy) return this.#legacy.listens.open(filter, sink)
+    if (this.#state.era === ERA.legacy && this.#legacy) return this.#legacy.listens.open(filter, sink)
     const controller = new AbortController()
-    const params = {
-      notifications: filter,
-      _meta: { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: this.#deps.clientInfo },
-    }
+    const params = { notifications: filter, _meta: buildModernMeta(this.#deps.clientInfo) }
     const call = { method: 'subscriptions/listen', params, signal: controller.signal }
-    const id = `gw-listen-${++this.#nextId}`
-    const run = async (): Promise<string> => {
-      const response = await this.#listenPool.request({
-        path: this.#path, method: 'POST', headers: this.#headers(call), signal: controller.signal,
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params }),
-      })
-      if (!isEventStream(headerValue(response.headers['content-type']))) {
-        await response.body.dump()
-        return `listen answered HTTP ${response.statusCode} without a stream`
-      }
-      sink.onOpen?.()
-      await readSse(response.body, (message) => {
-        if (typeof message.method === 'string' && message.method !== 'notifications/subscriptions/acknowledged') {
-          sink.onNotification(message as unknown as JsonRpcNotification)
-        }
-        return false
-      }, MAX_EVENT_CHARS)
-      return 'listen stream ended'
-    }
-    run().then((reason) => sink.onClose(reason), (err: unknown) => {
-      if (!controller.signal.aborted) sink.onClose(err instanceof Error ? err.message : String(err))
+    this.#listenUntilEnd(call, sink).catch((err: unknown) => {
+      this.#deps.logger.error({ backend: this.name, err }, 'listen sink failed')
     })
     return () => controller.abort()
+  }
+
+  async #listenUntilEnd(call: UpstreamCall, sink: ListenSink): Promise<void> {
+    let reason: string
+    try {
+      reason = await this.#readListen(call, sink)
+    } catch (err) {
+      if (call.signal.aborted) return
+      reason = describeError(err)
+    }
+    sink.onClose(reason)
+  }
+
+  async #readListen(call: UpstreamCall, sink: ListenSink): Promise<string> {
+    const response = await this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, signal: call.signal })
+    if (!isStreaming(response)) {
+      await response.body.dump()
+      return `listen answered HTTP ${response.statusCode} without a stream`
+    }
+    sink.onOpen?.()
+    await readSse(response.body, (message) => {
+      if (typeof message.method === 'string' && message.method !== 'notifications/subscriptions/acknowledged') {
+        sink.onNotification(message as unknown as JsonRpcNotification)
+      }
+      return false
+    }, MAX_EVENT_CHARS)
+    return 'listen stream ended'
   }
 
   async close(): Promise<void> {
     this.#reprober.dispose()
     await this.#dropLegacy()
+    this.#state.setClosed()
     await Promise.all([this.#pool.destroy(), this.#listenPool.destroy()])
   }
 
@@ -199,53 +198,46 @@ export class HttpBackend implements Backend {
     return failure
   }
 
-  #markDown(reason: string): void {
-    if (this.#up) this.#deps.logger.warn({ backend: this.name, reason }, 'backend down')
-    this.#up = false
-    this.#reason = reason
+  #markDown(reason: string, era?: Era): false {
+    this.#state.setDown(reason, { era })
     this.#reprober.schedule()
+    return false
   }
 
-  // ERA-1, ERA-4: server/discover first; a DiscoverResult means modern, a non-modern refusal
-  // means legacy and the initialize handshake follows (LEGACY-C1). The verdict is logged.
+  // ERA-1, ERA-4: server/discover first (protocol/era.ts decides); a legacy verdict is followed by
+  // the initialize handshake of a legacy session (LEGACY-C1).
   async #probe(): Promise<boolean> {
+    const verdict = classifyDiscover(await this.#discover())
+    if (verdict.kind === 'down') return this.#markDown(verdict.reason, verdict.era)
     try {
-      const verdict = decideHttpEra(await this.#discover())
-      if (verdict.kind === 'down') throw new BackendError(this.name, 'bad_reply', verdict.reason)
-      if (verdict.kind === 'modern') {
+      if (verdict.kind === 'legacy') await this.#openLegacy(verdict.note)
+      else {
         await this.#dropLegacy('backend is modern now')
-        this.#capabilities = verdict.capabilities
-        this.#deps.logger.info({ backend: this.name, era: ERA.modern, protocolVersion: MODERN_VERSION }, 'backend era detected')
-        this.#setUp(ERA.modern)
-        return true
+        const { protocolVersion, capabilities, note } = verdict
+        this.#setUp({ era: ERA.modern, protocolVersion, capabilities, fields: { note } })
       }
-      await this.#openLegacy(verdict.note)
       return true
     } catch (err) {
-      this.#markDown(err instanceof Error ? err.message : String(err))
-      return false
+      return this.#markDown(describeError(err), verdict.kind)
     }
   }
 
-  async #discover(): Promise<HttpProbeOutcome> {
-    const signal = AbortSignal.timeout(this.#deps.probeTimeoutMs ?? 5_000)
-    const params = {
-      _meta: { [META.protocolVersion]: MODERN_VERSION, [META.clientCapabilities]: {}, [META.clientInfo]: this.#deps.clientInfo },
-    }
+  // What the probe got back, never a throw: a reply, a status without one, silence or no connection.
+  async #discover(): Promise<ProbeOutcome> {
+    const deadline = new CallSignal(undefined, this.#deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS)
+    const call = { method: 'server/discover', params: { _meta: buildModernMeta(this.#deps.clientInfo) }, signal: deadline.signal }
     const id = `gw-${++this.#nextId}`
-    const call = { method: 'server/discover', params, signal }
+    let response: Dispatcher.ResponseData | undefined
     try {
-      const response = await this.#pool.request({
-        path: this.#path, method: 'POST', headers: this.#headers(call), signal,
-        body: JSON.stringify({ jsonrpc: '2.0', id, method: call.method, params }),
-      })
-      const reply = await readReply(response, { id, onNotification: undefined, maxEventChars: MAX_EVENT_CHARS }).catch((err: unknown) => {
-        if (err instanceof BadReplyError) return undefined
-        throw err
-      })
-      return { status: response.statusCode, reply }
+      response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
+      return { transport: 'http', httpStatus: response.statusCode, reply: await readReply(response, { id, maxEventChars: MAX_EVENT_CHARS }) }
     } catch (err) {
-      throw toBackendError(this.name, err, { aborted: false, timedOut: signal.aborted })
+      const httpStatus = response?.statusCode
+      if (err instanceof BadReplyError) return { transport: 'http', httpStatus, reply: { ok: 'invalid', detail: err.message } }
+      const failure = toBackendError(this.name, err, { aborted: false, timedOut: deadline.timedOut })
+      return { transport: 'http', httpStatus, reply: { ok: failure.reason === 'timeout' ? 'timeout' : 'gone', detail: failure.message } }
+    } finally {
+      if (!isStreaming(response)) deadline.dispose()
     }
   }
 
@@ -253,7 +245,7 @@ export class HttpBackend implements Backend {
     await this.#dropLegacy('legacy session replaced')
     const session = new LegacySession({
       backend: this.name, pool: this.#pool, path: this.#path, configHeaders: this.#config.headers, clientInfo: this.#deps.clientInfo,
-      logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS, handshakeTimeoutMs: this.#deps.probeTimeoutMs ?? 5_000,
+      logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS, handshakeTimeoutMs: this.#deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     })
     await session.open()
     const listens = new LegacyListens({
@@ -261,17 +253,12 @@ export class HttpBackend implements Backend {
       call: (method, params) => this.#requestLegacy(session, { method, params, signal: new AbortController().signal }),
     })
     this.#legacy = { session, listens }
-    this.#capabilities = session.capabilities
-    const { protocolVersion, sessionId } = session
-    this.#deps.logger.info({ backend: this.name, era: ERA.legacy, protocolVersion, session: sessionId !== undefined, note }, 'backend era detected')
-    this.#setUp(ERA.legacy)
+    const { protocolVersion, capabilities, sessionId } = session
+    this.#setUp({ era: ERA.legacy, protocolVersion, capabilities, fields: { session: sessionId !== undefined, note } })
   }
 
-  #setUp(era: Era): void {
-    if (!this.#up) this.#deps.logger.info({ backend: this.name, era }, 'backend up')
-    this.#era = era
-    this.#up = true
-    this.#reason = undefined
+  #setUp(verdict: Parameters<BackendState['setUp']>[0]): void {
+    this.#state.setUp(verdict)
     this.#reprober.reset()
   }
 }

@@ -1,6 +1,7 @@
-// Turns one backend HTTP response into the call's reply, relaying request-scoped notifications
-// the moment they arrive (SSE-1), whatever the reply form (HTTP-7).
-import type { Dispatcher } from 'undici'
+// The one reader of a backend's HTTP reply to a POSTed request, modern and legacy alike (HTTP-7):
+// one JSON object, NDJSON lines under application/json, or an SSE stream (priming events skipped).
+// Request-scoped notifications are relayed the moment they arrive (SSE-1); a 2025-11-25 backend's
+// own requests on the stream go to `onServerRequest` (LEGACY-C5), and are dropped without one.
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { isJsonObject } from '../../protocol/jsonrpc.ts'
 import type { UpstreamReply } from '../backend.ts'
@@ -8,13 +9,33 @@ import { BadReplyError, isEventStream, isJsonContent, parseJsonBody, readSse } f
 
 export interface ReplyOptions {
   id: JsonRpcId
-  onNotification: ((notification: JsonRpcNotification) => void) | undefined
+  onNotification?: (notification: JsonRpcNotification) => void
+  onServerRequest?: (request: JsonObject) => void
   maxEventChars: number
 }
 
+// What the reader needs of an undici response (Dispatcher.ResponseData fits).
+export interface ReplyBody extends AsyncIterable<Buffer | string> {
+  // Discards the rest cheaply (undici); without it the body is read to its end.
+  dump?(): Promise<void>
+}
+export interface HttpReply {
+  statusCode: number
+  headers: Record<string, string | string[] | undefined>
+  body: ReplyBody
+}
+
+export function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value
+}
+
+// A JSON-RPC request (method and id): from a legacy backend to the gateway.
+export function isServerRequest(message: JsonObject): boolean {
+  return typeof message.method === 'string' && 'id' in message
+}
+
 function asReply(message: JsonObject, id: JsonRpcId): UpstreamReply | undefined {
-  const matches = message.id === id || (message.id === null && 'error' in message)
-  if (!matches) return undefined
+  if (message.id !== id && !(message.id === null && 'error' in message)) return undefined
   if (isJsonObject(message.result)) return { ok: true, result: message.result }
   if (isJsonObject(message.error) && typeof message.error.code === 'number') {
     return { ok: false, error: message.error as unknown as JsonRpcErrorObject }
@@ -22,50 +43,68 @@ function asReply(message: JsonObject, id: JsonRpcId): UpstreamReply | undefined 
   throw new BadReplyError('backend response has neither a result nor an error')
 }
 
-// Returns true when the message was the final reply.
-function take(message: JsonObject, options: ReplyOptions, found: { reply?: UpstreamReply }): boolean {
-  if (found.reply) return true
-  if (typeof message.method === 'string' && !('id' in message)) {
-    options.onNotification?.(message as unknown as JsonRpcNotification)
-    return false
+// Returns the final reply when `message` is it; otherwise routes the message and returns undefined.
+function route(message: JsonObject, options: ReplyOptions): UpstreamReply | undefined {
+  if (isServerRequest(message)) {
+    options.onServerRequest?.(message)
+    return undefined
   }
-  const reply = asReply(message, options.id)
-  if (reply) found.reply = reply
-  return reply !== undefined
+  if (typeof message.method === 'string') {
+    options.onNotification?.(message as unknown as JsonRpcNotification)
+    return undefined
+  }
+  return asReply(message, options.id)
 }
 
-async function readJson(body: Dispatcher.ResponseData['body'], options: ReplyOptions): Promise<UpstreamReply | undefined> {
-  const found: { reply?: UpstreamReply } = {}
-  for (const message of parseJsonBody(await body.text())) if (take(message, options, found)) break
-  return found.reply
+async function readText(body: ReplyBody): Promise<string> {
+  const utf8 = new TextDecoder()
+  let text = ''
+  for await (const chunk of body) text += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true })
+  return text + utf8.decode()
+}
+
+async function readJson(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
+  for (const message of parseJsonBody(await readText(body))) {
+    const reply = route(message, options)
+    if (reply) return reply
+  }
+  return undefined
 }
 
 // Resolves at the final reply; the rest of the stream is drained, not delivered (SSE-3, PROG-3).
-function readStream(body: Dispatcher.ResponseData['body'], options: ReplyOptions): Promise<UpstreamReply | undefined> {
-  const found: { reply?: UpstreamReply } = {}
+function readStream(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
+  let found: UpstreamReply | undefined
   return new Promise((resolve, reject) => {
     const sink = (message: JsonObject): boolean => {
-      const done = !found.reply && take(message, options, found)
-      if (done) resolve(found.reply)
+      if (found) return false
+      found = route(message, options)
+      if (found) resolve(found)
       return false
     }
-    readSse(body, sink, options.maxEventChars).then(() => resolve(found.reply), (err: unknown) => {
-      if (found.reply) return
-      reject(err)
+    // A failure after the final reply only ends the drain.
+    readSse(body, sink, options.maxEventChars).then(() => resolve(found)).catch((err: unknown) => {
+      if (!found) reject(err)
     })
   })
 }
 
-export async function readReply(response: Dispatcher.ResponseData, options: ReplyOptions): Promise<UpstreamReply> {
-  const contentType = response.headers['content-type']
-  const type = Array.isArray(contentType) ? contentType[0] : contentType
+async function discard(body: ReplyBody): Promise<void> {
+  if (body.dump) return body.dump()
+  for await (const _chunk of body) {
+    // discarded
+  }
+}
+
+export async function readReply(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
+  const type = headerValue(response.headers['content-type'])
   let reply: UpstreamReply | undefined
   if (isEventStream(type)) reply = await readStream(response.body, options)
-  else if (isJsonContent(type) || response.statusCode >= 400) reply = await readJson(response.body, options).catch((err: unknown) => {
-    if (response.statusCode < 400) throw err
-    return undefined
-  })
-  else await response.body.dump()
+  else if (isJsonContent(type) || response.statusCode >= 400) {
+    reply = await readJson(response.body, options).catch((err: unknown) => {
+      if (response.statusCode < 400) throw err
+      return undefined
+    })
+  } else await discard(response.body)
   if (reply) return reply
   throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
 }

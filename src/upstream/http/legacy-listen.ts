@@ -7,7 +7,8 @@ import { Client } from 'undici'
 import type { Logger } from '../../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import type { ListenSink, UpstreamReply } from '../backend.ts'
-import { answerServerRequest, isServerRequest } from '../legacy/legacy-reply.ts'
+import { answerServerRequest } from '../legacy/legacy-reply.ts'
+import { headerValue, isServerRequest } from './http-reply.ts'
 import type { LegacySession } from './legacy-session.ts'
 import { isEventStream, readSse } from './reply-reader.ts'
 import { isWantedByFilter, subscribedUris } from '../../protocol/subscriptions.ts'
@@ -71,8 +72,19 @@ export class LegacyListens {
   #start(): void {
     const controller = new AbortController()
     this.#controller = controller
-    const ended = (reason: string): void => this.#ended(controller, reason)
-    this.#run(controller.signal).then(ended, (err: unknown) => ended(err instanceof Error ? err.message : String(err)))
+    this.#runUntilEnd(controller).catch((err: unknown) => {
+      this.#options.logger.error({ backend: this.#options.backend, err }, 'legacy listen sink failed')
+    })
+  }
+
+  async #runUntilEnd(controller: AbortController): Promise<void> {
+    let reason: string
+    try {
+      reason = await this.#run(controller.signal)
+    } catch (err) {
+      reason = err instanceof Error ? err.message : String(err)
+    }
+    this.#ended(controller, reason)
   }
 
   #ended(controller: AbortController, reason: string): void {
@@ -113,8 +125,4 @@ export class LegacyListens {
     const notification = message as unknown as JsonRpcNotification
     for (const [sink, filter] of this.#sinks) if (isWantedByFilter(notification, filter)) sink.onNotification(notification)
   }
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
 }

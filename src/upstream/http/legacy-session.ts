@@ -5,11 +5,13 @@ import type { Dispatcher, Pool } from 'undici'
 import type { Logger } from '../../observability/logger.ts'
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.ts'
 import { HEADER } from '../../protocol/headers.ts'
+import { buildInitializeParams, checkInitializeReply } from '../../protocol/legacy/initialize.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
 import { LEGACY_VERSION } from '../../protocol/version.ts'
 import { BackendError } from '../backend.ts'
-import { checkInitializeReply } from './legacy-era.ts'
-import { answerServerRequest, LEGACY_CLIENT_CAPABILITIES, readLegacyReply } from '../legacy/legacy-reply.ts'
+import { answerServerRequest } from '../legacy/legacy-reply.ts'
+import { CallSignal } from '../shared/call-signal.ts'
+import { headerValue, readReply, type ReplyOptions } from './http-reply.ts'
 
 export const SESSION_HEADER = 'mcp-session-id'
 const TERMINATE_TIMEOUT_MS = 2_000
@@ -38,10 +40,6 @@ export interface SentRequest {
   response: Dispatcher.ResponseData
   // The session id the request carried (to tell an expired session from a renewed one).
   sessionId: string | undefined
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value
 }
 
 export class LegacySession {
@@ -76,21 +74,28 @@ export class LegacySession {
   // Never cancelled (CANCEL-10): only the handshake timeout can stop it.
   async open(): Promise<void> {
     this.#id = undefined
+    // Not disposed: an SSE reply still draining after its final message keeps the deadline.
+    const { signal } = new CallSignal(undefined, this.#options.handshakeTimeoutMs)
+    await this.#initialize(signal)
+    await this.notify('notifications/initialized', undefined, signal)
+    await this.#setLogLevel(signal)
+  }
+
+  async #initialize(signal: AbortSignal): Promise<void> {
     const id = this.nextId()
-    const params = { protocolVersion: LEGACY_VERSION, capabilities: LEGACY_CLIENT_CAPABILITIES, clientInfo: this.#options.clientInfo }
-    const signal = AbortSignal.timeout(this.#options.handshakeTimeoutMs)
+    const params = buildInitializeParams(this.#options.clientInfo)
     const { response } = await this.post({ jsonrpc: '2.0', id, method: 'initialize', params }, signal)
     const sessionId = headerValue(response.headers[SESSION_HEADER])
-    const reply = await readLegacyReply(response, {
-      id, onNotification: undefined, onServerRequest: (m) => this.respond(answerServerRequest(m)), maxEventChars: this.#options.maxEventChars,
-    })
-    const verdict = checkInitializeReply(reply)
+    const verdict = checkInitializeReply(await readReply(response, this.#replyOptions(id)))
     if (!verdict.ok) throw new BackendError(this.#options.backend, 'bad_reply', verdict.reason)
     this.#id = sessionId
     this.#protocolVersion = verdict.protocolVersion
     this.#capabilities = verdict.capabilities
-    await this.notify('notifications/initialized', undefined, signal)
-    await this.#setLogLevel(signal)
+  }
+
+  // Requests of the session's own exchanges: the backend's requests meanwhile are answered locally.
+  #replyOptions(id: string): ReplyOptions {
+    return { id, onServerRequest: (message) => this.respond(answerServerRequest(message)), maxEventChars: this.#options.maxEventChars }
   }
 
   // LEGACY-C2: a 404 on a session request → one new session, shared by every caller that saw it.
@@ -143,13 +148,21 @@ export class LegacySession {
     const sessionId = this.#id
     if (sessionId === undefined) return
     this.#id = undefined
-    const signal = AbortSignal.timeout(TERMINATE_TIMEOUT_MS)
-    const response = await this.#options.pool.request({
-      path: this.#options.path, method: 'DELETE', headers: { ...this.headers(), [SESSION_HEADER]: sessionId }, signal,
-    })
-    await response.body.dump()
-    if (response.statusCode >= 300 && response.statusCode !== 405 && response.statusCode !== 404) {
-      this.#options.logger.warn({ backend: this.#options.backend, status: response.statusCode }, 'legacy session DELETE refused')
+    const deadline = new CallSignal(undefined, TERMINATE_TIMEOUT_MS)
+    try {
+      const response = await this.#options.pool.request({
+        path: this.#options.path, method: 'DELETE', headers: { ...this.headers(), [SESSION_HEADER]: sessionId }, signal: deadline.signal,
+      })
+      await response.body.dump()
+      this.#checkTerminated(response.statusCode)
+    } finally {
+      deadline.dispose()
+    }
+  }
+
+  #checkTerminated(statusCode: number): void {
+    if (statusCode >= 300 && statusCode !== 405 && statusCode !== 404) {
+      this.#options.logger.warn({ backend: this.#options.backend, status: statusCode }, 'legacy session DELETE refused')
     }
   }
 
@@ -157,14 +170,12 @@ export class LegacySession {
   // backend declared `logging`. A refusal or failure is logged; the session stays usable.
   async #setLogLevel(signal: AbortSignal): Promise<void> {
     if (!hasLoggingCapability(this.#capabilities)) return
-    const { backend, logger, maxEventChars } = this.#options
+    const { backend, logger } = this.#options
     const id = this.nextId()
     const params = { level: LEGACY_SESSION_LOG_LEVEL }
     try {
       const { response } = await this.post({ jsonrpc: '2.0', id, method: 'logging/setLevel', params }, signal)
-      const reply = await readLegacyReply(response, {
-        id, onNotification: undefined, onServerRequest: (m) => this.respond(answerServerRequest(m)), maxEventChars,
-      })
+      const reply = await readReply(response, this.#replyOptions(id))
       // `logLevel`, not `level`: pino's own field must keep the record's level.
       const logged = { backend, logLevel: LEGACY_SESSION_LOG_LEVEL }
       if (reply.ok) logger.info(logged, 'legacy backend log level set')

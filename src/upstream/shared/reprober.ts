@@ -1,10 +1,10 @@
-// Re-probes a down backend with exponential backoff; timers unref()'d so they never hold the process.
-export const REPROBE_MIN_MS = 500
-export const REPROBE_MAX_MS = 30_000
+// Re-probes a down backend with the backoff of shared/backoff.ts (ERA-3: re-probe when the cached
+// assumption fails); one pending attempt at a time, its timer unref()'d.
+import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from './backoff.ts'
 
 export class Reprober {
   readonly #probe: () => Promise<boolean>
-  #delayMs = REPROBE_MIN_MS
+  #failures = 0
   #timer: NodeJS.Timeout | undefined
   #stopped = false
 
@@ -15,20 +15,16 @@ export class Reprober {
   // Idempotent: one pending attempt at a time.
   schedule(): void {
     if (this.#timer !== undefined || this.#stopped) return
-    this.#timer = setTimeout(() => void this.#attempt(), this.#delayMs)
-    this.#timer.unref()
-    this.#delayMs = Math.min(this.#delayMs * 2, REPROBE_MAX_MS)
+    this.#timer = startTimer(computeBackoffMs(this.#failures++, REPROBE_BACKOFF), () => {
+      this.#attempt().catch(() => this.schedule())
+    })
   }
 
   // Called on success: forget the backoff.
   reset(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
-    this.#delayMs = REPROBE_MIN_MS
-  }
-
-  stop(): void {
-    this.reset()
+    this.#failures = 0
   }
 
   dispose(): void {
@@ -39,7 +35,6 @@ export class Reprober {
   async #attempt(): Promise<void> {
     this.#timer = undefined
     if (this.#stopped) return
-    const ok = await this.#probe().catch(() => false)
-    if (!ok) this.schedule()
+    if (!(await this.#probe())) this.schedule()
   }
 }

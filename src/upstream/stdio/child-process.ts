@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process'
 import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import type { Logger } from '../../observability/logger.ts'
+import { startTimer } from '../shared/backoff.ts'
 import { createLineFramer } from './line-framer.ts'
 import { createStderrLog } from './stdio-stderr.ts'
 
@@ -108,8 +109,7 @@ function readChildOutput(child: ChildProcessWithoutNullStreams, options: StdioCh
 // STDIO-8: close stdin and wait; then SIGTERM and wait; then SIGKILL. Resolves on exit.
 async function terminateChild(child: ChildProcessWithoutNullStreams, exited: Promise<ChildExit>, options: { graceMs: number; logger: Logger }): Promise<ChildExit> {
   const exitWithin = (ms: number): Promise<boolean> => new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms)
-    timer.unref()
+    const timer = startTimer(ms, () => resolve(false))
     void exited.then(() => { clearTimeout(timer); resolve(true) })
   })
   child.stdin.end()

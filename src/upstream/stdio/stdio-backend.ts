@@ -5,14 +5,17 @@ import type { Logger } from '../../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
 import type { StdioBackendConfig } from '../../config/types.ts'
-import type { Backend, BackendStatus, Era, ListenSink, UpstreamCall, UpstreamReply } from '../backend.ts'
+import { buildModernMeta } from '../../protocol/era.ts'
+import type { Backend, BackendStatus, ListenSink, UpstreamCall, UpstreamReply } from '../backend.ts'
 import { BACKEND_FAILURE, BackendError } from '../backend.ts'
-import type { ChildExit } from './child-process.ts'
-import { describeExit } from './child-process.ts'
-import type { EraVerdict } from './era-probe.ts'
 import { answerCallRequest } from '../legacy/legacy-reply.ts'
 import { hasLoggingCapability, LEGACY_SESSION_LOG_LEVEL } from '../http/legacy-session.ts'
-import { buildModernMeta, createProbeChannel, probeEra } from './era-probe.ts'
+import { computeBackoffMs, startTimer, type BackoffPolicy } from '../shared/backoff.ts'
+import { BackendState } from '../shared/backend-state.ts'
+import type { ChildExit } from './child-process.ts'
+import { describeExit } from './child-process.ts'
+import type { ProbeVerdict } from './era-probe.ts'
+import { createProbeChannel, probeEra } from './era-probe.ts'
 import type { CallRouter } from './stdio-calls.ts'
 import { createCallRouter } from './stdio-calls.ts'
 import type { IdAllocator } from './stdio-ids.ts'
@@ -22,7 +25,7 @@ import { createListenRegistry } from './stdio-listens.ts'
 import type { StdioSession } from './stdio-session.ts'
 import { openStdioSession } from './stdio-session.ts'
 import type { StdioBackendTuning } from './stdio-tuning.ts'
-import { DEFAULT_CLIENT_INFO, DEFAULT_STDIO_TUNING, computeRestartDelayMs } from './stdio-tuning.ts'
+import { DEFAULT_CLIENT_INFO, DEFAULT_STDIO_TUNING, toRestartBackoff } from './stdio-tuning.ts'
 
 export interface StdioBackendDeps {
   logger: Logger
@@ -34,7 +37,7 @@ export interface StdioBackendDeps {
   now?: () => number
 }
 
-type UpVerdict = Extract<EraVerdict, { up: true }>
+type UpVerdict = Extract<ProbeVerdict, { up: true }>
 
 export function createStdioBackend(config: StdioBackendConfig, deps: StdioBackendDeps): Backend {
   return new StdioBackend(config, deps)
@@ -47,15 +50,12 @@ class StdioBackend implements Backend {
   readonly #deps: StdioBackendDeps
   readonly #logger: Logger
   readonly #tuning: StdioBackendTuning
+  readonly #restartBackoff: BackoffPolicy
+  readonly #state: BackendState
   readonly #ids: IdAllocator = createIdAllocator()
   readonly #calls: CallRouter
   readonly #listens: ListenRegistry
   #session: StdioSession | undefined
-  #era: Era = 'unknown'
-  #up = false
-  #reason: string | undefined = 'not started'
-  #protocolVersion: string | undefined
-  #capabilities: JsonObject = {}
   #upSince: number | undefined
   #failures = 0
   #restartTimer: NodeJS.Timeout | undefined
@@ -70,6 +70,8 @@ class StdioBackend implements Backend {
     this.#deps = deps
     this.#logger = deps.logger.child({ backend: config.name })
     this.#tuning = { ...DEFAULT_STDIO_TUNING, ...deps.tuning }
+    this.#restartBackoff = toRestartBackoff(this.#tuning)
+    this.#state = new BackendState({ name: config.name, transport: 'stdio', logger: deps.logger, initialReason: 'not started', onStatus: deps.onStatus })
     this.#calls = createCallRouter({ backend: config.name, timeoutMs: config.timeoutMs, ids: this.#ids, logger: this.#logger })
     this.#listens = createListenRegistry({ ids: this.#ids, logger: this.#logger })
   }
@@ -81,20 +83,17 @@ class StdioBackend implements Backend {
   }
 
   status(): BackendStatus {
-    const status: BackendStatus = { name: this.name, transport: 'stdio', era: this.#era, up: this.#up }
-    if (this.#reason !== undefined) status.reason = this.#reason
-    if (this.#protocolVersion !== undefined) status.protocolVersion = this.#protocolVersion
-    return status
+    return this.#state.status()
   }
 
   capabilities(): JsonObject {
-    return this.#capabilities
+    return this.#state.capabilities
   }
 
   request(call: UpstreamCall): Promise<UpstreamReply> {
     if (this.#closed !== undefined) return Promise.reject(this.#error(BACKEND_FAILURE.closed, 'is closed'))
-    if (!this.#up || this.#session === undefined) {
-      return Promise.reject(this.#error(BACKEND_FAILURE.unreachable, `is down: ${this.#reason ?? 'starting'}`))
+    if (!this.#state.up || this.#session === undefined) {
+      return Promise.reject(this.#error(BACKEND_FAILURE.unreachable, `is down: ${this.#state.reason ?? 'starting'}`))
     }
     return this.#calls.start(this.#session, call)
   }
@@ -122,7 +121,7 @@ class StdioBackend implements Backend {
     const verdict = await probeEra(channel, this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO)
     if (this.#session !== session || this.#closed !== undefined) return
     if (verdict.up) return this.#setUp(session, verdict)
-    this.#era = verdict.era
+    this.#state.setDown(verdict.reason, { era: verdict.era })
     this.#retireReason = verdict.reason
     await session.terminate(this.#tuning.killGraceMs)
   }
@@ -138,17 +137,12 @@ class StdioBackend implements Backend {
   }
 
   #setUp(session: StdioSession, verdict: UpVerdict): void {
-    this.#up = true
-    this.#era = verdict.era
-    this.#protocolVersion = verdict.protocolVersion
-    this.#capabilities = verdict.capabilities
-    this.#reason = undefined
+    const { era, protocolVersion, capabilities, note } = verdict
     this.#upSince = this.#now()
     // SUB-12: every open listen is (re)sent to the new child.
-    this.#listens.attach({ session, era: verdict.era, meta: buildModernMeta(this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO) })
-    if (verdict.era === 'legacy' && hasLoggingCapability(verdict.capabilities)) this.#setLogLevel(session)
-    this.#logger.info({ era: verdict.era, protocolVersion: verdict.protocolVersion, probe: verdict.note, childPid: session.pid }, 'stdio backend is up')
-    this.#publish()
+    this.#listens.attach({ session, era, meta: buildModernMeta(this.#deps.clientInfo ?? DEFAULT_CLIENT_INFO) })
+    if (era === 'legacy' && hasLoggingCapability(capabilities)) this.#setLogLevel(session)
+    this.#state.setUp({ era, protocolVersion, capabilities, fields: { probe: note, childPid: session.pid } })
   }
 
   // LOG-7: a legacy child logs session-wide at the level of `logging/setLevel`: ask for everything,
@@ -166,12 +160,6 @@ class StdioBackend implements Backend {
     })
   }
 
-  #setDown(reason: string): void {
-    this.#up = false
-    this.#reason = reason
-    this.#publish()
-  }
-
   #onExit(session: StdioSession, exit: ChildExit): void {
     if (this.#session !== session) return
     this.#session = undefined
@@ -187,26 +175,25 @@ class StdioBackend implements Backend {
 
   // STDIO-9: restart with exponential backoff; the timer never holds the process open.
   #scheduleRestart(reason: string): void {
-    const delayMs = computeRestartDelayMs(this.#failures++, this.#tuning)
-    this.#logger.warn({ reason, delayMs }, 'stdio backend is down; restarting')
-    this.#setDown(`${reason}; restarting in ${delayMs} ms`)
-    this.#restartTimer = setTimeout(() => {
+    const delayMs = computeBackoffMs(this.#failures++, this.#restartBackoff)
+    this.#logger.debug({ reason, delayMs }, 'stdio backend restart scheduled')
+    this.#state.setDown(`${reason}; restarting in ${delayMs} ms`, { fields: { delayMs } })
+    this.#restartTimer = startTimer(delayMs, () => {
       this.#restartTimer = undefined
       this.#launch().catch((error: unknown) => this.#logger.error({ err: error }, 'stdio backend restart failed'))
-    }, delayMs)
-    this.#restartTimer.unref()
+    })
   }
 
   #onNotification(notification: JsonRpcNotification): void {
     let routed: boolean
     if (notification.method === 'notifications/progress') routed = this.#calls.routeProgress(notification)
-    else if (notification.method === 'notifications/message') routed = this.#calls.routeLog(notification, this.#era)
-    else routed = this.#up && this.#listens.route(notification, this.#era)
+    else if (notification.method === 'notifications/message') routed = this.#calls.routeLog(notification, this.#state.era)
+    else routed = this.#state.up && this.#listens.route(notification, this.#state.era)
     if (!routed) this.#logger.debug({ rpcMethod: notification.method }, 'stdio backend notification not routed; dropped')
   }
 
   #onServerRequest(session: StdioSession, request: JsonRpcRequest): void {
-    if (this.#up && this.#era === 'modern') {
+    if (this.#state.up && this.#state.era === 'modern') {
       // STDIO-4/5: a modern server never sends requests, and a modern client never answers.
       this.#logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
       return
@@ -227,16 +214,8 @@ class StdioBackend implements Backend {
     clearTimeout(this.#restartTimer)
     this.#listens.closeAll(`stdio backend "${this.name}" closed`)
     this.#calls.failAll(this.#error(BACKEND_FAILURE.closed, 'is shutting down'))
-    this.#setDown('closed')
+    this.#state.setClosed()
     await this.#session?.terminate(this.#tuning.killGraceMs)
-  }
-
-  #publish(): void {
-    try {
-      this.#deps.onStatus?.(this.status())
-    } catch (error) {
-      this.#logger.error({ err: error }, 'stdio backend status listener failed')
-    }
   }
 
   #now(): number {

@@ -7,6 +7,7 @@ import type { JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { getMeta, META } from '../../protocol/meta.ts'
 import type { BackendFailure, Era, ServerAnswer, ServerRequest, UpstreamCall, UpstreamReply } from '../backend.ts'
 import { BACKEND_FAILURE, BackendError } from '../backend.ts'
+import { CallSignal } from '../shared/call-signal.ts'
 import type { IdAllocator } from './stdio-ids.ts'
 import { restoreProgressToken, rewriteProgressToken } from './stdio-ids.ts'
 import type { ChildReply, StdioSession } from './stdio-session.ts'
@@ -21,8 +22,8 @@ interface InFlightCall {
   wantsLogs: boolean
   // Backend requests of this call waiting for the client's answer (MRTR bridging, G8).
   asking: number
-  timer?: NodeJS.Timeout
-  onAbort: () => void
+  // CANCEL-8: the caller's abort and the per-call timeout, in one signal.
+  deadline: CallSignal
   resolve: (reply: UpstreamReply) => void
   reject: (error: BackendError) => void
 }
@@ -105,16 +106,17 @@ export class CallRouter {
 
   #open(session: StdioSession, call: UpstreamCall, settle: Pick<InFlightCall, 'resolve' | 'reject'>): void {
     const rewrite = rewriteProgressToken(call.params, this.#options.ids.progressToken)
+    const { timeoutMs } = this.#options
     const entry: InFlightCall = {
       id: this.#options.ids.requestId(), call, session, token: rewrite.token, originalToken: rewrite.original,
-      wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined, asking: 0,
-      onAbort: () => this.#cancel(entry, BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason)),
+      wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined, asking: 0, deadline: new CallSignal(call.signal, timeoutMs),
       ...settle,
     }
-    // CANCEL-8: a hard per-call timeout, cancelled upstream like an abort.
-    entry.timer = setTimeout(() => this.#cancel(entry, BACKEND_FAILURE.timeout, `no answer within ${this.#options.timeoutMs} ms`), this.#options.timeoutMs)
-    entry.timer.unref()
-    call.signal.addEventListener('abort', entry.onAbort, { once: true })
+    // CANCEL-3, CANCEL-8: an abort and the hard per-call timeout are both cancelled upstream.
+    entry.deadline.signal.addEventListener('abort', () => {
+      if (entry.deadline.timedOut) this.#cancel(entry, BACKEND_FAILURE.timeout, `no answer within ${timeoutMs} ms`)
+      else this.#cancel(entry, BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason))
+    }, { once: true })
     this.#byId.set(entry.id, entry)
     if (entry.token !== undefined) this.#byToken.set(entry.token, entry)
     session.request({ id: entry.id, method: call.method, params: rewrite.params }, (reply) => this.#settle(entry, reply))
@@ -124,8 +126,7 @@ export class CallRouter {
     this.#byId.delete(entry.id)
     if (entry.token !== undefined) this.#byToken.delete(entry.token)
     entry.session.forget(entry.id)
-    clearTimeout(entry.timer)
-    entry.call.signal.removeEventListener('abort', entry.onAbort)
+    entry.deadline.dispose()
   }
 
   #settle(entry: InFlightCall, reply: ChildReply): void {

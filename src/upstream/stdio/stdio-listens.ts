@@ -61,7 +61,7 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
   const stop = (listen: OpenListen): void => {
     const id = listen.upstreamId
     listens.delete(listen)
-    if (current?.era === 'legacy') return unsubscribeLegacy(listen, listens, current, options)
+    if (current?.era === 'legacy') return unsubscribeLegacy(listen, { open: listens, attachment: current, options })
     if (id === undefined || current === undefined) return
     current.session.forget(id)
     current.session.notify('notifications/cancelled', { requestId: id, reason: 'listen closed by the gateway' })
@@ -98,16 +98,23 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
 // Legacy children have no listen request: list changes arrive unsolicited, resource updates after
 // resources/subscribe (SUB-13). The stream counts as established at once (a restart re-sends).
 function subscribeLegacy(listen: OpenListen, attachment: Attachment, options: ListenRegistryOptions): void {
-  for (const uri of subscribedUris(listen.filter)) legacyCall(attachment, options, 'resources/subscribe', uri)
+  for (const uri of subscribedUris(listen.filter)) legacyCall({ attachment, options }, 'resources/subscribe', uri)
   listen.sink.onOpen?.()
 }
 
-function unsubscribeLegacy(listen: OpenListen, open: Set<OpenListen>, attachment: Attachment, options: ListenRegistryOptions): void {
-  const stillWanted = new Set([...open].flatMap((other) => subscribedUris(other.filter)))
-  for (const uri of subscribedUris(listen.filter)) if (!stillWanted.has(uri)) legacyCall(attachment, options, 'resources/unsubscribe', uri)
+interface LegacyTarget {
+  attachment: Attachment
+  options: ListenRegistryOptions
 }
 
-function legacyCall(attachment: Attachment, options: ListenRegistryOptions, method: string, uri: string): void {
+// A URI no other open listen still wants is released.
+function unsubscribeLegacy(listen: OpenListen, context: LegacyTarget & { open: Set<OpenListen> }): void {
+  const stillWanted = new Set([...context.open].flatMap((other) => subscribedUris(other.filter)))
+  for (const uri of subscribedUris(listen.filter)) if (!stillWanted.has(uri)) legacyCall(context, 'resources/unsubscribe', uri)
+}
+
+function legacyCall(target: LegacyTarget, method: string, uri: string): void {
+  const { attachment, options } = target
   attachment.session.request({ id: options.ids.requestId(), method, params: { uri } }, (reply) => {
     if (reply.ok !== true) options.logger.warn({ method, uri }, 'stdio backend refused a resource subscription change')
   })

@@ -1,6 +1,7 @@
 // Timing knobs of a stdio backend that the configuration does not carry, with their defaults,
-// and the restart backoff (STDIO-9).
+// and the restart backoff policy (STDIO-9).
 import type { ServerInfo } from '../../protocol/result.ts'
+import type { BackoffPolicy } from '../shared/backoff.ts'
 import { DEFAULT_STDERR_LINES_PER_SECOND } from './stdio-stderr.ts'
 
 export interface StdioBackendTuning {
@@ -27,8 +28,7 @@ export const DEFAULT_STDIO_TUNING: Readonly<StdioBackendTuning> = Object.freeze(
   stderrLinesPerSecond: DEFAULT_STDERR_LINES_PER_SECOND,
 })
 
-// 250 ms, 500 ms, 1 s … capped at `restartMaxMs`; `failures` counts from 0.
-export function computeRestartDelayMs(failures: number, tuning: Pick<StdioBackendTuning, 'restartInitialMs' | 'restartMaxMs'>): number {
-  const delay = tuning.restartInitialMs * 2 ** Math.min(failures, 30)
-  return Math.min(delay, tuning.restartMaxMs)
+// STDIO-9: the restart backoff (shared/backoff.ts): 250 ms, 500 ms, 1 s … capped at `restartMaxMs`.
+export function toRestartBackoff(tuning: Pick<StdioBackendTuning, 'restartInitialMs' | 'restartMaxMs'>): BackoffPolicy {
+  return { initialMs: tuning.restartInitialMs, maxMs: tuning.restartMaxMs }
 }

@@ -1,0 +1,121 @@
+// A backend's state as routing and /readyz see it (era, up, reason, capabilities, protocol
+// version), for every transport: the one place that turns it into a BackendStatus, logs its
+// transitions ("backend up", "backend down" with the reason, "backend era detected"), each once
+// per transition, and tells the `onStatus` listener after every change.
+import type { Logger } from '../../observability/logger.ts'
+import type { JsonObject } from '../../protocol/jsonrpc.ts'
+import { ERA, type BackendStatus, type Era } from '../backend.ts'
+
+export interface BackendStateOptions {
+  name: string
+  transport: BackendStatus['transport']
+  logger: Logger
+  // Why it is down before the first probe has decided.
+  initialReason: string
+  onStatus?: (status: BackendStatus) => void
+}
+
+export interface UpVerdict {
+  era: 'modern' | 'legacy'
+  protocolVersion: string
+  capabilities: JsonObject
+  // Transport details for the log lines (probe note, child pid, session).
+  fields?: JsonObject
+}
+
+export interface DownVerdict {
+  // What the failed attempt proved about the era; absent or 'unknown' keeps the known one (ERA-3).
+  era?: Era
+  fields?: JsonObject
+}
+
+export class BackendState {
+  readonly #options: BackendStateOptions
+  #era: Era = ERA.unknown
+  #up = false
+  // False until the first verdict: the first "down" is a transition too.
+  #decided = false
+  #reason: string | undefined
+  #protocolVersion: string | undefined
+  #capabilities: JsonObject = {}
+
+  constructor(options: BackendStateOptions) {
+    this.#options = options
+    this.#reason = options.initialReason
+  }
+
+  get era(): Era {
+    return this.#era
+  }
+
+  get up(): boolean {
+    return this.#up
+  }
+
+  get reason(): string | undefined {
+    return this.#reason
+  }
+
+  get capabilities(): JsonObject {
+    return this.#capabilities
+  }
+
+  status(): BackendStatus {
+    const { name, transport } = this.#options
+    const status: BackendStatus = { name, transport, era: this.#era, up: this.#up }
+    if (this.#reason !== undefined) status.reason = this.#reason
+    if (this.#protocolVersion !== undefined) status.protocolVersion = this.#protocolVersion
+    return status
+  }
+
+  setUp(verdict: UpVerdict): void {
+    const wasUp = this.#up
+    const fields = { era: verdict.era, protocolVersion: verdict.protocolVersion, ...verdict.fields }
+    this.#noteEra(verdict.era, verdict.protocolVersion, fields)
+    this.#capabilities = verdict.capabilities
+    this.#up = true
+    this.#decided = true
+    this.#reason = undefined
+    if (!wasUp) this.#log('info', fields, 'backend up')
+    this.#publish()
+  }
+
+  setDown(reason: string, verdict: DownVerdict = {}): void {
+    const wasDown = this.#decided && !this.#up
+    const { era } = verdict
+    // A new era leaves no version negotiated in it yet.
+    if (era !== undefined && era !== ERA.unknown) this.#noteEra(era, era === this.#era ? this.#protocolVersion : undefined, { era, ...verdict.fields })
+    this.#up = false
+    this.#decided = true
+    this.#reason = reason
+    if (!wasDown) this.#log('warn', { reason, ...verdict.fields }, 'backend down')
+    this.#publish()
+  }
+
+  // The gateway itself ends the backend: down, but nothing went wrong (not logged as a failure).
+  setClosed(): void {
+    this.#up = false
+    this.#decided = true
+    this.#reason = 'closed'
+    this.#publish()
+  }
+
+  #noteEra(era: Era, protocolVersion: string | undefined, fields: JsonObject): void {
+    const changed = era !== this.#era || protocolVersion !== this.#protocolVersion
+    this.#era = era
+    this.#protocolVersion = protocolVersion
+    if (changed) this.#log('info', fields, 'backend era detected')
+  }
+
+  #log(level: 'info' | 'warn', fields: JsonObject, message: string): void {
+    this.#options.logger[level]({ backend: this.#options.name, ...fields }, message)
+  }
+
+  #publish(): void {
+    try {
+      this.#options.onStatus?.(this.status())
+    } catch (err) {
+      this.#options.logger.error({ backend: this.#options.name, err }, 'backend status listener failed')
+    }
+  }
+}
