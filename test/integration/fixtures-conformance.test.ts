@@ -60,8 +60,8 @@ t.test('2026-07-28 requirement set → 37 scored server scenarios', async (t) =>
   t.ok(scored.includes('input-required-result-validate-input'))
 })
 
-t.test('runner in direct mode → every scored scenario passes', async (t) => {
-  const { code, stdout } = await runRunner(t, [], { CONFORMANCE_TARGET: 'direct' })
+t.test('runner in direct mode, 2026-07-28 set → every scored scenario passes', async (t) => {
+  const { code, stdout } = await runRunner(t, ['--requirements', '2026-07-28'], { CONFORMANCE_TARGET: 'direct' })
   t.equal(code, 0, 'runner exits 0', { stdout })
   t.match(stdout, /\| server-stateless +\| scored +\| pass /)
   t.equal(stdout.trimEnd().split('\n').at(-1), '37 passed, 0 failed')
