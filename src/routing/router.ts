@@ -136,21 +136,21 @@ export class Router {
   }
 
   async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
-    const { backends, catalog } = this.#deps
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
       case 'prompts/get': {
         const name = requireString(p.name, 'name')
         const isTool = valid.request.method === 'tools/call'
-        const target = await resolveName(backends, catalog, isTool ? 'tools' : 'prompts', name)
+        // Set first: the access line names what was asked even when no owner is found.
         ctx.tool = name
+        const target = await resolveName(this.#deps, { kind: isTool ? 'tools' : 'prompts', name })
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
         return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers }, name)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
-        return this.#withState(valid, { entry: await resolveUri(backends, catalog, uri), params: {} }, uri)
+        return this.#withState(valid, { entry: await resolveUri(this.#deps, uri), params: {} }, uri)
       }
       case 'completion/complete':
         return this.#completionTarget(p)
@@ -190,14 +190,14 @@ export class Router {
 
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
   async #completionTarget(p: JsonObject): Promise<Forward> {
-    const { backends, catalog, params } = this.#deps
+    const { params } = this.#deps
     const ref = isJsonObject(p.ref) ? p.ref : undefined
     if (ref?.type === 'ref/prompt') {
-      const target = await resolveName(backends, catalog, 'prompts', requireString(ref.name, 'ref.name'))
+      const target = await resolveName(this.#deps, { kind: 'prompts', name: requireString(ref.name, 'ref.name') })
       return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }) }
     }
     if (ref?.type === 'ref/resource') {
-      const entry = await resolveUri(backends, catalog, requireString(ref.uri, 'ref.uri'))
+      const entry = await resolveUri(this.#deps, requireString(ref.uri, 'ref.uri'))
       return { entry, params: params.forCall(entry.backend, p) }
     }
     throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
