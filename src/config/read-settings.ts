@@ -11,16 +11,14 @@ interface At {
   report: Report
 }
 
-// A failed value reads as undefined; the problem is reported and the config as a whole refused.
-const FAILED = undefined
-
 function child(at: At, key: string): At {
   return { path: at.path === '' ? key : `${at.path}.${key}`, report: at.report }
 }
 
+// A failed value reads as undefined: the problem is reported and the config as a whole refused.
 function fail(at: At, problem: string): undefined {
   at.report(at.path, problem)
-  return FAILED
+  return undefined
 }
 
 function readString(setting: StringSetting, value: unknown, at: At): string | undefined {
