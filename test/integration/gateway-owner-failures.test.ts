@@ -36,7 +36,13 @@ async function startStubBackend(t: Test, lists: 'hang' | 'refuse'): Promise<Stub
     let text = ''
     req.setEncoding('utf8').on('data', (chunk: string) => { text += chunk })
     req.on('end', () => {
-      const { id, method } = JSON.parse(text) as { id: string; method: string }
+      let message: { id?: string; method?: string } = {}
+      try {
+        message = JSON.parse(text)
+      } catch {
+        return res.writeHead(400).end()
+      }
+      const { id, method = '' } = message
       if (method === 'server/discover') return answer(res, { jsonrpc: '2.0', id, result: { supportedVersions: ['2026-07-28'], capabilities: CAPABILITIES } })
       if (LIST_METHODS.has(method) && lists === 'hang') return // held until the gateway gives up
       answer(res, { jsonrpc: '2.0', id, error: { code: -32603, message: `${method} is broken here` } })
