@@ -56,9 +56,10 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const hub = new ListenHub(backends, catalog, logger)
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
-  // Probing never blocks readiness of the listener: /readyz reports backends as they come up.
+  // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
+  // failure of probing or of hub.start is logged, never left an unhandled rejection.
   app.addHook('onReady', async () => {
-    probed().then(() => hub.start(), (err: unknown) => app.log.error({ err }, 'backend probing failed'))
+    probed().then(() => hub.start()).catch((err: unknown) => app.log.error({ err }, 'backend probing or listen start failed'))
   })
   app.addHook('onClose', async () => {
     hub.close()

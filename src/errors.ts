@@ -69,6 +69,31 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS
 
+// ERR-7, E24: the catalogue code each BackendError reason is reported as (gateway-origin -32603).
+export const UPSTREAM_FAILURE_CODES = {
+  unreachable: 'MCP_GATEWAY_UPSTREAM_UNAVAILABLE',
+  timeout: 'MCP_GATEWAY_UPSTREAM_TIMEOUT',
+  bad_reply: 'MCP_GATEWAY_UPSTREAM_BAD_REPLY',
+  closed: 'MCP_GATEWAY_UPSTREAM_CLOSED',
+  aborted: 'MCP_GATEWAY_UPSTREAM_CLOSED',
+} as const satisfies Record<import('./upstream/backend.ts').BackendFailure, ErrorCode>
+
+// HTTP-16: the status of an error answered in band (after dispatch, or on an open stream).
+export const IN_BAND_HTTP_STATUS = 200
+
+// G11: a JSON-RPC error a backend returns passes through in band, except these codes, which keep
+// the status the spec fixes when no response has started: E15 (-32021), ERR-8 (-32601).
+export const BACKEND_ERROR_STATUS: ReadonlyMap<number, number> = new Map([
+  [RPC.missingClientCapability, 400],
+  [RPC.methodNotFound, 404],
+])
+
+// ERR-5, G11: backend error codes a modern client must never see → the code it gets instead, with
+// the named request param copied into `data` (legacy -32002 → -32602 with data.uri).
+export const BACKEND_ERROR_REWRITES: ReadonlyMap<number, { rpcCode: number; dataParam: string }> = new Map([
+  [RPC.legacyResourceNotFound, { rpcCode: RPC.invalidParams, dataParam: 'uri' }],
+])
+
 export class GatewayError extends Error {
   readonly code: ErrorCode
   readonly rpcCode: number

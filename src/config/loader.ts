@@ -2,9 +2,11 @@
 // MCP_GATEWAY_* environment overrides, then one validation listing every error, then freeze.
 import { readFileSync } from 'node:fs'
 import type { GatewayConfig } from './types.ts'
-import { validateConfig } from './schema.ts'
+import { GATEWAY_SETTINGS, validateConfig } from './schema.ts'
 import { createDefaultConfig } from './default-config.ts'
-import type { JsonObject } from '../protocol/jsonrpc.ts'
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
+import { envSettingsOf, type EnvSetting } from './read-settings.ts'
+import type { ScalarSetting } from './setting-types.ts'
 
 export class ConfigError extends Error {
   readonly errors: string[]
@@ -15,25 +17,39 @@ export class ConfigError extends Error {
   }
 }
 
-// Every environment variable the gateway reads (.env.example lists the same; a test checks).
-export const ENV_SETTINGS = {
-  MCP_GATEWAY_CONFIG: { key: undefined, kind: 'path' },
-  MCP_GATEWAY_HOST: { key: 'host', kind: 'string' },
-  MCP_GATEWAY_PORT: { key: 'port', kind: 'integer' },
-  MCP_GATEWAY_LOG_LEVEL: { key: 'logLevel', kind: 'string' },
-  MCP_GATEWAY_ALLOWED_HOSTS: { key: 'allowedHosts', kind: 'list' },
-  MCP_GATEWAY_ALLOWED_ORIGINS: { key: 'allowedOrigins', kind: 'list' },
-  MCP_GATEWAY_MAX_BODY_BYTES: { key: 'maxBodyBytes', kind: 'integer' },
-  MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS: { key: 'shutdownTimeoutMs', kind: 'integer' },
-  MCP_GATEWAY_KEEP_ALIVE_MS: { key: 'keepAliveMs', kind: 'integer' },
-  MCP_GATEWAY_STATE_SECRET: { key: 'stateSecret', kind: 'string' },
-  MCP_GATEWAY_STATE_TTL_MS: { key: 'stateTtlMs', kind: 'integer' },
-} as const
+// The config file, when not given by --config.
+export const CONFIG_FILE_ENV = 'MCP_GATEWAY_CONFIG'
 
-function parseEnvValue(kind: string, value: string): unknown {
-  if (kind === 'integer') return /^\d+$/.test(value.trim()) ? Number(value) : value
-  if (kind === 'list') return value.split(',').map((v) => v.trim()).filter((v) => v !== '')
+// Every setting the environment can override, from the schema (.env.example lists these and
+// CONFIG_FILE_ENV; a test checks).
+export const ENV_SETTINGS: ReadonlyMap<string, EnvSetting> = envSettingsOf(GATEWAY_SETTINGS)
+
+// A value the validator will refuse is passed on as it is, so the error names the setting.
+function parseEnvValue(setting: ScalarSetting, value: string): unknown {
+  if (setting.type === 'integer') return /^\d+$/.test(value.trim()) ? Number(value) : value
+  if (setting.type === 'boolean') return value.trim() === 'true' ? true : value.trim() === 'false' ? false : value
+  if (setting.type === 'stringList') return value.split(',').map((v) => v.trim()).filter((v) => v !== '')
   return value
+}
+
+// Sets raw[path] (nested objects created as needed); a non-object on the way is left for the
+// validator to report.
+function setAtPath(raw: JsonObject, path: readonly string[], value: unknown): void {
+  let target = raw
+  for (const key of path.slice(0, -1)) {
+    target[key] ??= {}
+    if (!isJsonObject(target[key])) return
+    target = target[key]
+  }
+  target[path[path.length - 1]] = value
+}
+
+// Each variable of `table` that is set (an empty value means "not set") overrides its setting.
+export function applyEnvOverrides(raw: JsonObject, env: NodeJS.ProcessEnv, table: ReadonlyMap<string, EnvSetting>): void {
+  for (const [name, { path, setting }] of table) {
+    const value = env[name]
+    if (value !== undefined && value !== '') setAtPath(raw, path, parseEnvValue(setting, value))
+  }
 }
 
 function readConfigFile(path: string): JsonObject {
@@ -71,13 +87,9 @@ export interface LoadOptions {
 
 export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const env = options.env ?? {}
-  const path = configPathFromArgv(options.argv ?? []) ?? env.MCP_GATEWAY_CONFIG
+  const path = configPathFromArgv(options.argv ?? []) ?? env[CONFIG_FILE_ENV]
   const raw: JsonObject = path ? readConfigFile(path) : createDefaultConfig()
-  for (const [name, setting] of Object.entries(ENV_SETTINGS)) {
-    const value = env[name]
-    if (setting.key === undefined || value === undefined || value === '') continue
-    raw[setting.key] = parseEnvValue(setting.kind, value)
-  }
+  applyEnvOverrides(raw, env, ENV_SETTINGS)
   const result = validateConfig(raw)
   if (!result.ok) throw new ConfigError(result.errors)
   return deepFreeze(result.config)

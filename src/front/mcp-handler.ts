@@ -7,8 +7,7 @@ import { classifyMessage, type JsonRpcId, type JsonRpcNotification, type JsonRpc
 import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
-import type { RouteReply } from '../routing/outcome.ts'
-import type { CallContext, Router } from '../routing/router.ts'
+import type { CallContext, RouteReply, Router } from '../routing/router.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 

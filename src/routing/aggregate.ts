@@ -23,7 +23,13 @@ export interface AggregateDeps {
 
 const EMPTY_HINTS: CacheHints = { ttlMs: 0, cacheScope: 'private' }
 
-async function fetchLists(deps: AggregateDeps, kind: ListKind): Promise<Array<{ entry: BackendEntry; list?: CachedList }>> {
+// One backend's part of a listing: its list, or none when it does not offer the kind or failed.
+interface Contribution {
+  entry: BackendEntry
+  list?: CachedList
+}
+
+async function fetchLists(deps: AggregateDeps, kind: ListKind): Promise<Contribution[]> {
   const offering = new Set(deps.backends.offering(kind.capability))
   // Indexed by configured position, so cursors stay meaningful when a backend comes or goes.
   return Promise.all(deps.backends.entries.map(async (entry) => {
@@ -38,28 +44,31 @@ async function fetchLists(deps: AggregateDeps, kind: ListKind): Promise<Array<{ 
   }))
 }
 
-function mapItems(deps: AggregateDeps, kind: ListKind, entry: BackendEntry, items: JsonObject[], seen: Set<string>): JsonObject[] {
+// Every contribution's items in order, names namespaced; the first backend to produce a name (or
+// URI) keeps it.
+function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): JsonObject[] {
+  const seen = new Set<string>()
   const out: JsonObject[] = []
-  for (const item of items) {
-    const key = kind.named ? deps.backends.gatewayName(entry, String(item.name)) : String(item.uri ?? item.uriTemplate)
-    if (kind.id === 'tools' && deps.acceptTool && !deps.acceptTool(item, entry.backend.name)) continue
-    if (seen.has(key)) {
-      deps.logger.warn({ backend: entry.backend.name, name: key }, `${kind.id} name collision; first backend wins`)
-      continue
+  for (const { entry, list } of contributions) {
+    for (const item of list?.items ?? []) {
+      const key = kind.named ? deps.backends.gatewayName(entry, String(item.name)) : String(item.uri ?? item.uriTemplate)
+      if (kind.id === 'tools' && deps.acceptTool && !deps.acceptTool(item, entry.backend.name)) continue
+      if (seen.has(key)) {
+        deps.logger.warn({ backend: entry.backend.name, name: key }, `${kind.id} name collision; first backend wins`)
+        continue
+      }
+      seen.add(key)
+      out.push(kind.named ? { ...item, name: key } : item)
     }
-    seen.add(key)
-    out.push(kind.named ? { ...item, name: key } : item)
   }
   return out
 }
 
 // The whole merged list in stable order (backends in configured order, first name wins), with
 // hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
-function mergeLists(deps: AggregateDeps, kind: ListKind, lists: Array<{ entry: BackendEntry; list?: CachedList }>): { items: JsonObject[]; hints: CacheHints } {
-  const hints = mergeCacheHints(lists.flatMap((l) => (l.list ? [{ ...l.list.hints, ttlMs: deps.catalog.remainingTtl(l.list) }] : [])), EMPTY_HINTS)
-  const seen = new Set<string>()
-  const items = lists.flatMap(({ entry, list }) => mapItems(deps, kind, entry, list?.items ?? [], seen))
-  return { items, hints }
+function mergeLists(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): { items: JsonObject[]; hints: CacheHints } {
+  const hints = mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
+  return { items: mergeItems(deps, kind, contributions), hints }
 }
 
 // PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list

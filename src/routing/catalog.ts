@@ -1,6 +1,6 @@
 // Per-backend cache of tools/prompts/resources/templates, honouring each backend's ttlMs
 // (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9).
-import type { Backend } from '../upstream/backend.ts'
+import { BackendError, type Backend } from '../upstream/backend.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { readCacheHints, type CacheHints } from '../protocol/result.ts'
 import type { ListKind } from './list-kinds.ts'
@@ -38,7 +38,8 @@ export class Catalog {
     this.#now = now
   }
 
-  // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy.
+  // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy. A list
+  // that cannot be fetched rejects with a BackendError naming the backend (the caller logs it).
   async get(backend: Backend, kind: ListKind, options: { allowStale?: boolean; signal?: AbortSignal } = {}): Promise<CachedList> {
     const key = `${backend.name}\u0000${kind.id}`
     const cached = this.#entries.get(key)
@@ -81,7 +82,10 @@ export class Catalog {
     for (let page = 0; page < MAX_UPSTREAM_PAGES; page++) {
       const params = this.#params.forList(backend, cursor)
       const reply = await backend.request({ method: kind.method, params, signal: AbortSignal.timeout(30_000) })
-      if (!reply.ok) throw Object.assign(new Error(`${kind.method} failed: ${reply.error.message}`), { rpcError: reply.error })
+      // The gateway asked, so the backend refusing its own list is a bad reply from it (ERR-7).
+      if (!reply.ok) {
+        throw new BackendError(backend.name, 'bad_reply', `${kind.method} answered error ${reply.error.code}: ${reply.error.message}`, { cause: reply.error })
+      }
       const pageItems = reply.result[kind.key]
       if (Array.isArray(pageItems)) items.push(...pageItems.filter(isJsonObject))
       hints.push(readCacheHints(reply.result))

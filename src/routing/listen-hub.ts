@@ -2,6 +2,7 @@
 // (backend, URI) for resource updates, opened by the first subscriber and closed when the last one
 // leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
 // Upstream list changes also invalidate the catalog (CACHE-8).
+import { GatewayError } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import {
@@ -11,6 +12,7 @@ import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { resolveUri } from './resolve.ts'
 import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from '../upstream/shared/backoff.ts'
+import { BackendError } from '../upstream/backend.ts'
 
 export interface ClientSubscription {
   // List changes this client asked for (SUB-2); resource updates go by its routes instead.
@@ -87,12 +89,26 @@ export class ListenHub {
   }
 
   // SUB-3: each URI goes to the backend that owns it, if that backend can subscribe and has listen
-  // budget left; the others are left out of the acknowledgment.
+  // budget left; the others are left out of the acknowledgment. A URI whose owner could not be
+  // decided (a backend down or failing its lists) is left out too, logged once per backend.
   async routeResources(uris: readonly string[]): Promise<ResourceRoute[]> {
-    const resolved = await Promise.all([...new Set(uris)].map(async (uri) => {
-      const entry = await resolveUri(this.#backends, this.#catalog, uri).catch(() => undefined)
-      return entry !== undefined && canSubscribe(entry) ? [{ uri, entry }] : []
+    const failed = new Map<string, { err: BackendError; uris: string[] }>()
+    const resolved = await Promise.all([...new Set(uris)].map(async (uri): Promise<ResourceRoute[]> => {
+      try {
+        const entry = await resolveUri({ backends: this.#backends, catalog: this.#catalog }, uri)
+        return canSubscribe(entry) ? [{ uri, entry }] : []
+      } catch (err) {
+        if (err instanceof GatewayError) return [] // nobody owns it (ERR-10)
+        if (!(err instanceof BackendError)) throw err
+        const seen = failed.get(err.backend)
+        if (seen) seen.uris.push(uri)
+        else failed.set(err.backend, { err, uris: [uri] })
+        return []
+      }
     }))
+    for (const [backend, { err, uris: left }] of failed) {
+      this.#logger.warn({ backend, reason: err.reason, err, uris: left }, 'resource subscriptions left out: their owner could not be decided')
+    }
     return this.#withinBudget(resolved.flat())
   }
 

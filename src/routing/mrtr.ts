@@ -32,17 +32,24 @@ export interface BridgeHandle {
   round: number
 }
 
-function sealBound(sealer: Sealer, binding: StateBinding, inner: JsonObject, ttlMs: number): string {
-  const { method, name, backend, principal } = binding
-  return sealer.seal({ v: STATE_FORMAT, m: method, n: name, b: backend, p: principal, ...inner, exp: Date.now() + ttlMs })
+// What sealed state is bound to (MRTR-8/9) and how long it lives.
+export interface StateSeal {
+  sealer: Sealer
+  binding: StateBinding
+  ttlMs: number
 }
 
-export function sealRequestState(sealer: Sealer, binding: StateBinding, state: string, ttlMs: number): string {
-  return sealBound(sealer, binding, { s: state }, ttlMs)
+function sealBound(seal: StateSeal, inner: JsonObject): string {
+  const { method, name, backend, principal } = seal.binding
+  return seal.sealer.seal({ v: STATE_FORMAT, m: method, n: name, b: backend, p: principal, ...inner, exp: Date.now() + seal.ttlMs })
 }
 
-export function sealBridgeState(sealer: Sealer, binding: StateBinding, handle: BridgeHandle, ttlMs: number): string {
-  return sealBound(sealer, binding, { g: handle.id, r: handle.round }, ttlMs)
+export function sealRequestState(seal: StateSeal, state: string): string {
+  return sealBound(seal, { s: state })
+}
+
+export function sealBridgeState(seal: StateSeal, handle: BridgeHandle): string {
+  return sealBound(seal, { g: handle.id, r: handle.round })
 }
 
 // Tampered, expired or bound to another caller, method, name or backend → -32602 (E22).
@@ -97,7 +104,7 @@ export function checkInputRequired(result: JsonObject, clientCapabilities: JsonO
   }
 }
 
-export function sealResult(sealer: Sealer, binding: StateBinding, result: JsonObject, ttlMs: number): JsonObject {
+export function sealResult(seal: StateSeal, result: JsonObject): JsonObject {
   if (result.resultType !== RESULT_TYPE.inputRequired || typeof result.requestState !== 'string') return result
-  return { ...result, requestState: sealRequestState(sealer, binding, result.requestState, ttlMs) }
+  return { ...result, requestState: sealRequestState(seal, result.requestState) }
 }

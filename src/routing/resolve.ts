@@ -1,10 +1,20 @@
 // Finds the backend that owns a tool or prompt name, a resource URI or a completion reference.
+// A candidate that is down, or whose list cannot be fetched, is passed over (as it is left out of
+// the aggregated lists); when no other candidate owns the item, the lookup fails with that
+// backend's failure (ERR-7, -32603 naming it). "Unknown" (-32602, ERR-9/10) is only the answer
+// when every candidate's list was read and none has the item.
 import { GatewayError } from '../errors.ts'
 import { BackendError } from '../upstream/backend.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
+import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
-import { findItem, type Catalog } from './catalog.ts'
+import { findItem, type CachedList, type Catalog } from './catalog.ts'
 import { listKind, type ListKind } from './list-kinds.ts'
+
+export interface ResolveDeps {
+  backends: BackendSet
+  catalog: Catalog
+}
 
 export interface Target {
   entry: BackendEntry
@@ -13,45 +23,88 @@ export interface Target {
   item: JsonObject | undefined
 }
 
-async function lookup(catalog: Catalog, entry: BackendEntry, kind: ListKind, name: string): Promise<JsonObject | undefined> {
-  const stale = await catalog.get(entry.backend, kind, { allowStale: true }).catch(() => undefined)
+// The first backend failure met while looking: what a lookup that found no owner reports.
+class Failures {
+  #first: BackendError | undefined
+
+  // A backend failure is kept (the first one); anything else is a bug and goes up unchanged.
+  keep(err: unknown): undefined {
+    if (!(err instanceof BackendError)) throw err
+    this.#first ??= err
+    return undefined
+  }
+
+  throwFirst(): void {
+    if (this.#first !== undefined) throw this.#first
+  }
+}
+
+interface Lookup {
+  catalog: Catalog
+  kind: ListKind
+  failures: Failures
+}
+
+// A backend that is down may own anything (what it offers now is unknown); one that is up owns
+// items of a kind only if it declared that capability.
+function isCandidate(entry: BackendEntry, kind: ListKind): boolean {
+  return !entry.backend.status().up || isJsonObject(entry.backend.capabilities()[kind.capability])
+}
+
+// The backend's list, or undefined when it is down or the fetch failed (the failure is kept).
+async function fetchList(lookup: Lookup, entry: BackendEntry, allowStale: boolean): Promise<CachedList | undefined> {
+  const { backend } = entry
+  if (!backend.status().up) return lookup.failures.keep(new BackendError(backend.name, 'unreachable', 'backend is down'))
+  return lookup.catalog.get(backend, lookup.kind, { allowStale }).catch((err: unknown) => lookup.failures.keep(err))
+}
+
+async function findNamed(lookup: Lookup, entry: BackendEntry, name: string): Promise<JsonObject | undefined> {
+  const stale = await fetchList(lookup, entry, true)
   const found = stale && findItem(stale, 'name', name)
   if (found || !stale) return found
   // CACHE-9: an unknown name is evidence of change: refetch once.
-  catalog.invalidate(entry.backend.name, kind.id)
-  const fresh = await catalog.get(entry.backend, kind).catch(() => undefined)
+  lookup.catalog.invalidate(entry.backend.name, lookup.kind.id)
+  const fresh = await fetchList(lookup, entry, false)
   return fresh && findItem(fresh, 'name', name)
 }
 
-export async function resolveName(backends: BackendSet, catalog: Catalog, kindId: 'tools' | 'prompts', gatewayName: string): Promise<Target> {
-  const kind = listKind(kindId)
-  let downBackend: string | undefined
-  for (const { entry, name } of backends.candidates(gatewayName)) {
-    if (!entry.backend.status().up) {
-      downBackend ??= entry.backend.name
-      continue
-    }
-    const item = await lookup(catalog, entry, kind, name)
+export interface NameQuery {
+  kind: 'tools' | 'prompts'
+  // The client-facing (namespaced) name.
+  name: string
+}
+
+export async function resolveName(deps: ResolveDeps, query: NameQuery): Promise<Target> {
+  const lookup: Lookup = { catalog: deps.catalog, kind: listKind(query.kind), failures: new Failures() }
+  for (const { entry, name } of deps.backends.candidates(query.name)) {
+    if (!isCandidate(entry, lookup.kind)) continue
+    const item = await findNamed(lookup, entry, name)
     if (item) return { entry, name, item }
   }
-  if (downBackend !== undefined) {
-    throw new BackendError(downBackend, 'unreachable', 'backend is down')
-  }
-  throw new GatewayError(kindId === 'tools' ? 'MCP_GATEWAY_TOOL_UNKNOWN' : 'MCP_GATEWAY_PROMPT_UNKNOWN', gatewayName)
+  lookup.failures.throwFirst()
+  throw new GatewayError(query.kind === 'tools' ? 'MCP_GATEWAY_TOOL_UNKNOWN' : 'MCP_GATEWAY_PROMPT_UNKNOWN', query.name)
+}
+
+function matchesTemplate(catalog: Catalog, list: CachedList | undefined, uri: string): boolean {
+  return list?.items.some((t) => typeof t.uriTemplate === 'string' && catalog.templates.matches(t.uriTemplate, uri)) === true
 }
 
 // Resource URIs are never rewritten: exact URI from resources/list, then templates, then the only
 // backend that serves resources at all (G3). Nothing owns it → -32602 with data.uri (ERR-10).
-export async function resolveUri(backends: BackendSet, catalog: Catalog, uri: string): Promise<BackendEntry> {
-  const offering = backends.offering('resources')
-  for (const entry of offering) {
-    const list = await catalog.get(entry.backend, listKind('resources'), { allowStale: true }).catch(() => undefined)
+export async function resolveUri(deps: ResolveDeps, uri: string): Promise<BackendEntry> {
+  const failures = new Failures()
+  const resources: Lookup = { catalog: deps.catalog, kind: listKind('resources'), failures }
+  const templates: Lookup = { ...resources, kind: listKind('templates') }
+  const candidates = deps.backends.entries.filter((entry) => isCandidate(entry, resources.kind))
+  for (const entry of candidates) {
+    const list = await fetchList(resources, entry, true)
     if (list && findItem(list, 'uri', uri)) return entry
   }
-  for (const entry of offering) {
-    const list = await catalog.get(entry.backend, listKind('templates'), { allowStale: true }).catch(() => undefined)
-    if (list?.items.some((t) => typeof t.uriTemplate === 'string' && catalog.templates.matches(t.uriTemplate, uri))) return entry
+  for (const entry of candidates) {
+    if (matchesTemplate(deps.catalog, await fetchList(templates, entry, true), uri)) return entry
   }
+  const offering = deps.backends.offering('resources')
   if (offering.length === 1) return offering[0]
+  failures.throwFirst()
   throw new GatewayError('MCP_GATEWAY_RESOURCE_UNKNOWN', uri, { data: { uri } })
 }

@@ -1,8 +1,8 @@
 // Dispatch (G2 step 5): gateway-owned methods answer from the catalog; routed methods go to the
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
-import { GatewayError } from '../errors.ts'
-import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../errors.ts'
+import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
@@ -12,7 +12,6 @@ import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { buildCapabilities, buildDiscoverResult } from './discover.ts'
 import { LIST_KINDS } from './list-kinds.ts'
-import { fromBackendError, fromBackendRpcError, fromGatewayError, type RouteReply } from './outcome.ts'
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
@@ -43,6 +42,34 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['resources/read', 'resources'],
   ['completion/complete', 'completions'],
 ])
+
+// What the router hands back to the transport: a result, or an error with the HTTP status it gets
+// when nothing has been streamed yet (otherwise it goes in band, HTTP-16).
+export type RouteReply =
+  | { ok: true; result: JsonObject }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend' }
+
+export function replyFromGatewayError(err: GatewayError): RouteReply {
+  return { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+}
+
+// ERR-7: a gateway-origin failure toward a backend names it and says the gateway produced it.
+export function replyFromBackendError(err: BackendError): RouteReply {
+  const data = { [ORIGIN_KEY]: 'gateway', backend: err.backend, reason: err.reason }
+  return replyFromGatewayError(new GatewayError(UPSTREAM_FAILURE_CODES[err.reason], `${err.backend}: ${err.message}`, { data, cause: err }))
+}
+
+// G11: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
+// catalogue says (ERR-5, E15, ERR-8).
+export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
+  const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
+  const passed = rewrite === undefined ? error : {
+    code: rewrite.rpcCode,
+    message: error.message,
+    data: { ...(isJsonObject(error.data) ? error.data : {}), [rewrite.dataParam]: params[rewrite.dataParam] },
+  }
+  return { ok: false, error: passed, httpStatus: BACKEND_ERROR_STATUS.get(passed.code) ?? IN_BAND_HTTP_STATUS, origin: 'backend' }
+}
 
 export interface CallContext {
   signal: AbortSignal
@@ -85,10 +112,10 @@ export class Router {
     try {
       return await this.#dispatch(valid, ctx)
     } catch (err) {
-      if (err instanceof GatewayError) return fromGatewayError(err)
+      if (err instanceof GatewayError) return replyFromGatewayError(err)
       if (err instanceof BackendError) {
         ctx.backend ??= err.backend
-        return fromBackendError(err)
+        return replyFromBackendError(err)
       }
       throw err
     }
@@ -109,21 +136,21 @@ export class Router {
   }
 
   async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
-    const { backends, catalog } = this.#deps
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
       case 'prompts/get': {
         const name = requireString(p.name, 'name')
         const isTool = valid.request.method === 'tools/call'
-        const target = await resolveName(backends, catalog, isTool ? 'tools' : 'prompts', name)
+        // Set first: the access line names what was asked even when no owner is found.
         ctx.tool = name
+        const target = await resolveName(this.#deps, { kind: isTool ? 'tools' : 'prompts', name })
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
         return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers }, name)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
-        return this.#withState(valid, { entry: await resolveUri(backends, catalog, uri), params: {} }, uri)
+        return this.#withState(valid, { entry: await resolveUri(this.#deps, uri), params: {} }, uri)
       }
       case 'completion/complete':
         return this.#completionTarget(p)
@@ -163,14 +190,14 @@ export class Router {
 
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
   async #completionTarget(p: JsonObject): Promise<Forward> {
-    const { backends, catalog, params } = this.#deps
+    const { params } = this.#deps
     const ref = isJsonObject(p.ref) ? p.ref : undefined
     if (ref?.type === 'ref/prompt') {
-      const target = await resolveName(backends, catalog, 'prompts', requireString(ref.name, 'ref.name'))
+      const target = await resolveName(this.#deps, { kind: 'prompts', name: requireString(ref.name, 'ref.name') })
       return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }) }
     }
     if (ref?.type === 'ref/resource') {
-      const entry = await resolveUri(backends, catalog, requireString(ref.uri, 'ref.uri'))
+      const entry = await resolveUri(this.#deps, requireString(ref.uri, 'ref.uri'))
       return { entry, params: params.forCall(entry.backend, p) }
     }
     throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
@@ -181,7 +208,7 @@ export class Router {
     const round = await this.#call(valid, forward, ctx)
     if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
     const reply = round.reply
-    if (!reply.ok) return fromBackendRpcError(reply.error, valid.params)
+    if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
     let result = reply.result
     if (result.resultType === RESULT_TYPE.inputRequired) {
       // MRTR-1: only three methods may answer input_required.
@@ -190,7 +217,7 @@ export class Router {
       }
       const capabilities = valid.meta[META.clientCapabilities] as JsonObject
       checkInputRequired(result, capabilities, forward.entry.backend.name)
-      result = sealResult(this.#deps.sealer, forward.binding, result, this.#deps.stateTtlMs)
+      result = sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result)
     }
     return this.#complete(valid, result)
   }
@@ -218,7 +245,7 @@ export class Router {
   // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and
   // is bound like any other (MRTR-8/9), expiring with the hold.
   #bridgeResult(forward: Forward, round: Extract<Round, { kind: 'input' }>): JsonObject {
-    const requestState = sealBridgeState(this.#deps.sealer, forward.binding!, round.handle, this.#holdMs)
+    const requestState = sealBridgeState({ sealer: this.#deps.sealer, binding: forward.binding!, ttlMs: this.#holdMs }, round.handle)
     return { resultType: RESULT_TYPE.inputRequired, inputRequests: round.inputRequests, requestState }
   }
 

@@ -2,7 +2,10 @@
 // error table documents exactly these codes with the same numbers and messages.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { ERRORS, GatewayError, ORIGIN_KEY, RPC, type ErrorCode } from '../../src/errors.ts'
+import {
+  BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, ERRORS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, type ErrorCode,
+} from '../../src/errors.ts'
+import { BACKEND_FAILURE, type BackendFailure } from '../../src/upstream/backend.ts'
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const CODES = Object.keys(ERRORS) as ErrorCode[]
@@ -84,4 +87,40 @@ t.test('GatewayError', async (t) => {
   const cause = new Error('socket hang up')
   t.equal(new GatewayError('MCP_GATEWAY_INTERNAL', undefined, { cause }).cause, cause, 'cause → kept on the chain')
   t.notOk('data' in new GatewayError('MCP_GATEWAY_INTERNAL').toJsonRpcError(), 'no data → no data member')
+})
+
+t.test('UPSTREAM_FAILURE_CODES: BackendError reason → gateway-origin -32603 code (ERR-7, E24)', async (t) => {
+  const cases: Array<[BackendFailure, ErrorCode]> = [
+    ['unreachable', 'MCP_GATEWAY_UPSTREAM_UNAVAILABLE'],
+    ['timeout', 'MCP_GATEWAY_UPSTREAM_TIMEOUT'],
+    ['bad_reply', 'MCP_GATEWAY_UPSTREAM_BAD_REPLY'],
+    ['closed', 'MCP_GATEWAY_UPSTREAM_CLOSED'],
+    ['aborted', 'MCP_GATEWAY_UPSTREAM_CLOSED'],
+  ]
+  for (const [reason, code] of cases) {
+    t.equal(UPSTREAM_FAILURE_CODES[reason], code, `${reason} → ${code}`)
+    t.match(ERRORS[code], { rpcCode: RPC.internalError, httpStatus: IN_BAND_HTTP_STATUS }, `${reason} → -32603, in band`)
+  }
+  t.same(Object.keys(UPSTREAM_FAILURE_CODES).sort(), Object.values(BACKEND_FAILURE).sort(), 'every BackendError reason → mapped')
+})
+
+t.test('BACKEND_ERROR_STATUS: a backend\'s JSON-RPC error code → HTTP status before a response starts (G11)', async (t) => {
+  const cases: Array<[string, number, number]> = [
+    ['-32021 missing client capability (E15)', RPC.missingClientCapability, 400],
+    ['-32601 method not found (ERR-8)', RPC.methodNotFound, 404],
+    ['-32602 invalid params', RPC.invalidParams, IN_BAND_HTTP_STATUS],
+    ['-32603 internal error', RPC.internalError, IN_BAND_HTTP_STATUS],
+    ['-32000 server-defined', -32_000, IN_BAND_HTTP_STATUS],
+  ]
+  for (const [name, code, status] of cases) t.equal(BACKEND_ERROR_STATUS.get(code) ?? IN_BAND_HTTP_STATUS, status, `${name} → HTTP ${status}`)
+})
+
+t.test('BACKEND_ERROR_REWRITES: codes a modern client never sees → their replacement (ERR-5)', async (t) => {
+  const cases: Array<[string, number, { rpcCode: number; dataParam: string } | undefined]> = [
+    ['-32002 legacy resource not found', RPC.legacyResourceNotFound, { rpcCode: RPC.invalidParams, dataParam: 'uri' }],
+    ['-32602 invalid params', RPC.invalidParams, undefined],
+    ['-32601 method not found', RPC.methodNotFound, undefined],
+  ]
+  for (const [name, code, rewrite] of cases) t.same(BACKEND_ERROR_REWRITES.get(code), rewrite, `${name} → ${rewrite ? `${rewrite.rpcCode} with data.${rewrite.dataParam}` : 'unchanged'}`)
+  for (const { rpcCode } of BACKEND_ERROR_REWRITES.values()) t.notOk(BACKEND_ERROR_REWRITES.has(rpcCode), `${rpcCode} → not itself rewritten`)
 })

@@ -1,8 +1,9 @@
 // Config loading: file (--config or MCP_GATEWAY_CONFIG) or the embedded default, then MCP_GATEWAY_*
 // environment overrides, one validation listing every error, then a deep freeze.
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import t, { type Test } from 'tap'
-import { ConfigError, ENV_SETTINGS, loadConfig } from '../../../src/config/loader.ts'
+import { CONFIG_FILE_ENV, ConfigError, ENV_SETTINGS, applyEnvOverrides, loadConfig } from '../../../src/config/loader.ts'
+import { envSettingsOf } from '../../../src/config/read-settings.ts'
 
 const ENV_EXAMPLE = new URL('../../../.env.example', import.meta.url)
 const BACKEND = { name: 'alpha', transport: 'http', url: 'http://127.0.0.1:9/mcp', namespace: 'a' }
@@ -96,9 +97,52 @@ t.test('loaded config → deeply frozen', async (t) => {
   }, TypeError, 'assignment → TypeError')
 })
 
-t.test('every variable in ENV_SETTINGS is listed in .env.example, and nothing else', {
-  todo: existsSync(ENV_EXAMPLE) ? false : '.env.example is not written yet',
-}, async (t) => {
-  const listed = new Set([...readFileSync(ENV_EXAMPLE, 'utf8').matchAll(/^\s*#?\s*(MCP_GATEWAY_[A-Z0-9_]+)=/gm)].map((m) => m[1]))
-  t.same([...listed].sort(), Object.keys(ENV_SETTINGS).sort())
+// .env.example lines: NAME=value (the value is the default; empty means "not set").
+function envExample(): Map<string, string> {
+  const text = readFileSync(ENV_EXAMPLE, 'utf8')
+  return new Map([...text.matchAll(/^\s*#?\s*(MCP_GATEWAY_[A-Z0-9_]+)=(.*)$/gm)].map((m) => [m[1], m[2].trim()]))
+}
+
+t.test('every variable in ENV_SETTINGS (and the config file one) is listed in .env.example, and nothing else', async (t) => {
+  t.same([...envExample().keys()].sort(), [CONFIG_FILE_ENV, ...ENV_SETTINGS.keys()].sort())
+})
+
+t.test('.env.example → each variable set to the schema default', async (t) => {
+  const listed = envExample()
+  t.equal(listed.get(CONFIG_FILE_ENV), '', `${CONFIG_FILE_ENV} → empty (the embedded default)`)
+  for (const [name, { setting }] of ENV_SETTINGS) {
+    const fallback = setting.default
+    const expected = fallback === undefined ? '' : Array.isArray(fallback) ? fallback.join(',') : String(fallback)
+    t.equal(listed.get(name), expected, `${name} → ${JSON.stringify(expected)}`)
+  }
+})
+
+t.test('ENV_SETTINGS → the documented variable names, each bound to its setting', async (t) => {
+  const expected: Array<[string, string]> = [
+    ['MCP_GATEWAY_HOST', 'host'], ['MCP_GATEWAY_PORT', 'port'], ['MCP_GATEWAY_LOG_LEVEL', 'logLevel'],
+    ['MCP_GATEWAY_ALLOWED_HOSTS', 'allowedHosts'], ['MCP_GATEWAY_ALLOWED_ORIGINS', 'allowedOrigins'],
+    ['MCP_GATEWAY_MAX_BODY_BYTES', 'maxBodyBytes'], ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs'],
+    ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'],
+  ]
+  t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
+})
+
+// Settings others will add (limits, tls …) may be nested: their variables reach the nested key.
+t.test('applyEnvOverrides with a nested setting', async (t) => {
+  const table = envSettingsOf({
+    limits: { type: 'object', doc: 'limits', settings: { maxCalls: { type: 'integer', default: 1, env: 'MCP_GATEWAY_LIMITS_MAX_CALLS', doc: 'calls' } } },
+    tls: { type: 'object', doc: 'tls', settings: { enabled: { type: 'boolean', default: false, env: 'MCP_GATEWAY_TLS_ENABLED', doc: 'on' } } },
+  })
+  const cases: Array<[string, Record<string, unknown>, Record<string, string>, Record<string, unknown>]> = [
+    ['nested key absent in the file', {}, { MCP_GATEWAY_LIMITS_MAX_CALLS: '7' }, { limits: { maxCalls: 7 } }],
+    ['nested key beside others', { limits: { other: 1 } }, { MCP_GATEWAY_LIMITS_MAX_CALLS: '7' }, { limits: { other: 1, maxCalls: 7 } }],
+    ['boolean "true"', {}, { MCP_GATEWAY_TLS_ENABLED: 'true' }, { tls: { enabled: true } }],
+    ['boolean "yes" (left for the validator to refuse)', {}, { MCP_GATEWAY_TLS_ENABLED: 'yes' }, { tls: { enabled: 'yes' } }],
+    ['parent not an object (left for the validator to refuse)', { limits: 5 }, { MCP_GATEWAY_LIMITS_MAX_CALLS: '7' }, { limits: 5 }],
+    ['empty value = not set', {}, { MCP_GATEWAY_LIMITS_MAX_CALLS: '' }, {}],
+  ]
+  for (const [name, raw, env, expected] of cases) {
+    applyEnvOverrides(raw, env, table)
+    t.same(raw, expected, `${name} → ${JSON.stringify(expected)}`)
+  }
 })

@@ -24,6 +24,7 @@ t.test('{} → every default', async (t) => {
     listPageSize: 500,
     backends: [],
   })
+  t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })
 
 t.test('backend defaults', async (t) => {
@@ -31,7 +32,7 @@ t.test('backend defaults', async (t) => {
   t.ok(result.ok, 'valid')
   if (!result.ok) return
   t.same(result.config.backends[0], {
-    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: DEFAULTS.backendTimeoutMs, connections: 64, maxReplyBytes: 64 * 1024 * 1024,
+    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 64 * 1024 * 1024,
   }, 'http backend → namespace "", no headers, 60 s timeout, 64 connections')
   t.same(result.config.backends[1], {
     name: 'files', transport: 'stdio', command: '/usr/bin/node', args: ['server.js'], env: {}, namespace: '', timeoutMs: 60_000, maxLineBytes: 4 * 1024 * 1024,
@@ -93,8 +94,13 @@ t.test('rejected inputs (each error names its path)', async (t) => {
     ['stdio env not strings', { backends: [{ ...STDIO, env: { A: 1 } }] }, [/^backends\[0\]\.env: must be an object of strings$/]],
     ['stdio maxLineBytes 10', { backends: [{ ...STDIO, maxLineBytes: 10 }] }, [/^backends\[0\]\.maxLineBytes: must be an integer from 1024/]],
     ['duplicate backend names', { backends: [HTTP, { ...HTTP, namespace: 'other' }] }, [/^backends: duplicate backend name "search"$/]],
-    ['three problems at once → all three listed', { port: -1, logLevel: 'loud', backends: [{ ...HTTP, url: 'x' }] },
-      [/^logLevel: /, /^port: /, /^backends\[0\]\.url: /]],
+    ['duplicate namespace', { backends: [HTTP, { ...HTTP, name: 'other' }] }, [/^backends: duplicate namespace "search"$/]],
+    ['backend without transport', { backends: [{ name: 'x', url: 'http://x/mcp' }] }, [/^backends\[0\]\.transport: must be "http" or "stdio"$/]],
+    ['url ""', { backends: [{ ...HTTP, url: '' }] }, [/^backends\[0\]\.url: must be an http:\/\/ or https:\/\/ URL$/]],
+    ['logLevel 5 → one error', { logLevel: 5 }, [/^logLevel: must be a string$/]],
+    ['stdio cwd 7', { backends: [{ ...STDIO, cwd: 7 }] }, [/^backends\[0\]\.cwd: must be a string$/]],
+    ['three problems at once → all three listed, in schema order', { port: -1, logLevel: 'loud', backends: [{ ...HTTP, url: 'x' }] },
+      [/^port: /, /^logLevel: /, /^backends\[0\]\.url: /]],
   ]
   for (const [name, raw, expected] of cases) {
     const result = validateConfig(raw)

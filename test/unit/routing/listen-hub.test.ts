@@ -10,6 +10,7 @@ import { listKind, type ListKind } from '../../../src/routing/list-kinds.ts'
 import { ListenHub, type ClientSubscription } from '../../../src/routing/listen-hub.ts'
 import { RESOURCE_UPDATED } from '../../../src/protocol/subscriptions.ts'
 import { UpstreamParamsBuilder } from '../../../src/routing/upstream-params.ts'
+import { BackendError } from '../../../src/upstream/backend.ts'
 import { createFakeBackend, entryOf, FULL_CAPABILITIES, type FakeBackend, type FakeListen } from '../../helpers/fake-backend.ts'
 
 const logger = pino({ level: 'silent' })
@@ -174,6 +175,24 @@ t.test('routeResources → URIs owned by a subscribe-capable backend kept, other
   }
   const all = await hub.routeResources([...cases.map((entry) => entry.uri), 'file:///a'])
   t.same(all.map((route) => route.uri), ['file:///a', 'file:///t/x'], 'all at once, with a duplicate → the kept ones, once each, in order')
+})
+
+t.test('routeResources when an owner cannot be decided → left out of the ack (SUB-3), logged once per backend at warn', async (t) => {
+  useMockClock(t)
+  const slow = createFakeBackend('slow', { capabilities: { resources: { subscribe: true } } })
+  slow.request = async () => {
+    throw new BackendError('slow', 'timeout', 'resources/list timed out')
+  }
+  const live = createFakeBackend('live', { capabilities: { resources: { subscribe: true } }, lists: { resources: [{ uri: 'file:///a' }] } })
+  const records: JsonObject[] = []
+  const capture = pino({ level: 'info' }, { write: (line: string) => records.push(JSON.parse(line)) })
+  const set = new BackendSet([slow, live].map(entryOf), '__')
+  const hub = new ListenHub(set, new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })), capture)
+  t.teardown(() => hub.close())
+  const routes = await hub.routeResources(['file:///a', 'file:///x', 'file:///y'])
+  t.same(routes.map((route) => [route.uri, route.entry.backend.name]), [['file:///a', 'live']], 'owned by the live backend → kept; undecidable → left out')
+  t.equal(records.length, 1, 'one log record for two URIs failing on one backend')
+  t.match(records[0], { level: 40, backend: 'slow', reason: 'timeout', uris: ['file:///x', 'file:///y'], err: { type: 'BackendError' } })
 })
 
 t.test('routeResources over the per-backend listen budget → extra new URIs dropped, open ones kept', async (t) => {

@@ -1,0 +1,69 @@
+// The config types are derived from the schema (types.ts): this pins them to the configuration
+// contract (README "Configuration"), key for key, at compile time (tsc) and at run time.
+import t from 'tap'
+import { validateConfig } from '../../../src/config/schema.ts'
+import type { GatewayConfig, HttpBackendConfig, StdioBackendConfig } from '../../../src/config/types.ts'
+
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
+
+interface HttpContract {
+  readonly name: string
+  transport: 'http'
+  readonly namespace: string
+  readonly timeoutMs: number
+  readonly url: string
+  readonly headers: Record<string, string>
+  readonly connections: number
+  readonly maxReplyBytes: number
+}
+
+interface StdioContract {
+  readonly name: string
+  transport: 'stdio'
+  readonly namespace: string
+  readonly timeoutMs: number
+  readonly command: string
+  readonly args: string[]
+  readonly env: Record<string, string>
+  readonly cwd?: string
+  readonly maxLineBytes: number
+}
+
+interface GatewayContract {
+  readonly host: string
+  readonly port: number
+  readonly logLevel: string
+  readonly allowedHosts: string[]
+  readonly allowedOrigins: string[]
+  readonly maxBodyBytes: number
+  readonly shutdownTimeoutMs: number
+  readonly keepAliveMs: number
+  readonly stateSecret: string
+  readonly stateTtlMs: number
+  readonly namespaceSeparator: string
+  readonly listPageSize: number
+  readonly backends: Array<HttpContract | StdioContract>
+}
+
+const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
+
+t.test('derived config types → the contract (checked by tsc)', async (t) => {
+  t.same(TYPES_MATCH, [true, true, true])
+})
+
+t.test('validated config → exactly the contract\'s keys', async (t) => {
+  const result = validateConfig({
+    backends: [
+      { name: 'h', transport: 'http', url: 'http://h/mcp' },
+      { name: 's', transport: 'stdio', command: 'node', cwd: '/srv' },
+    ],
+  })
+  if (!result.ok) return t.fail(result.errors.join('; '))
+  const cases: Array<[string, object, string[]]> = [
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'listPageSize', 'logLevel', 'maxBodyBytes',
+      'namespaceSeparator', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs']],
+    ['http backend', result.config.backends[0], ['connections', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
+    ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
+  ]
+  for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)
+})
