@@ -1,4 +1,4 @@
-// stdio backends at the gateway level (issue 4 "Tests", STDIO-9/10, RPC-2, PROG-7, CANCEL-3, ERR-7):
+// stdio backends at the gateway level (STDIO-9/10, RPC-2, PROG-7, CANCEL-3, ERR-7):
 // raw 2026-07-28 clients on real sockets, one long-lived SDK fixture child per backend. Colliding
 // ids and progress tokens from 50 clients never cross; a client's abort reaches the child as
 // notifications/cancelled; a child killed mid-call fails its calls at once, shows down in /readyz
