@@ -3,7 +3,7 @@
 // client pinned to 2026-07-28. Constants are spelled out here, not imported from src/, so the tests
 // check the gateway against the wire format rather than against itself.
 import type { IncomingHttpHeaders } from 'node:http'
-import { Agent, type Dispatcher } from 'undici'
+import { Agent, fetch as undiciFetch, type Dispatcher } from 'undici'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { TeardownHost } from './backend-process.ts'
 
@@ -173,10 +173,17 @@ export function createRawClient(t: TeardownHost, url: string): RawMcpClient {
   return new RawMcpClient(url, agent)
 }
 
-// The SDK v2 client pinned to 2026-07-28 (see test/integration/fixtures-sdk-backend.test.ts).
+// The SDK v2 client pinned to 2026-07-28 (see test/integration/fixtures-sdk-backend.test.ts), on a
+// connection pool of its own that is destroyed at teardown. On the process-wide fetch pool, an
+// aborted call can leave a connected socket that never sends a request; the gateway's
+// server.close() cannot treat such a connection as idle and waits for its headers timeout, so a
+// test file's teardown would stall for a minute (and a socket would outlive the test).
 export async function connectClient(t: TeardownHost, url: string, name = 'gateway-tests'): Promise<Client> {
+  const agent = new Agent({ keepAliveTimeout: 1_000 })
+  const fetch = ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...init, dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof globalThis.fetch
   const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } })
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)))
+  t.teardown(() => agent.destroy())
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch }))
   t.teardown(() => client.close())
   return client
 }

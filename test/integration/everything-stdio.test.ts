@@ -1,4 +1,4 @@
-// The embedded default (issue 4 "Embedded default", "Tests"): the published
+// The embedded default: the published
 // @modelcontextprotocol/server-everything (a 2025-11-25 server) over stdio behind the gateway, with
 // the config `npm start` uses (src/config/default-config.ts), driven by the SDK v2 client pinned to
 // 2026-07-28. Every tool it lists is called; its resources, prompts and completions are used.

@@ -1,4 +1,4 @@
-// stdio backends at the gateway level (issue 4 "Tests", STDIO-9/10, RPC-2, PROG-7, CANCEL-3, ERR-7):
+// stdio backends at the gateway level (STDIO-9/10, RPC-2, PROG-7, CANCEL-3, ERR-7):
 // raw 2026-07-28 clients on real sockets, one long-lived SDK fixture child per backend. Colliding
 // ids and progress tokens from 50 clients never cross; a client's abort reaches the child as
 // notifications/cancelled; a child killed mid-call fails its calls at once, shows down in /readyz
@@ -11,9 +11,8 @@ import { readStderrEvent } from '../helpers/stdio-log-capture.ts'
 
 const FIXTURES = new URL('../fixtures/', import.meta.url)
 const CLIENTS = 50
-// "At once": far below the backend's timeoutMs, generous for a loaded 2-core machine.
+// Long enough that a call failed by its timeout is told apart by its reason ("timeout"), not by a clock.
 const TIMEOUT_MS = 60_000
-const BOUNDED_MS = 5_000
 
 function stdioBackend(name: string, fixture: string): Record<string, unknown> {
   const args = [new URL(`${fixture}.ts`, FIXTURES).pathname]
@@ -92,14 +91,12 @@ t.test('the child is killed mid-call → -32603 at once naming it, down in /read
     client.rpc('tools/call', { name: 'modern__hang', arguments: {} }, { id: `in-flight-${index}` }))
   await fixtureEvent(gateway, 'modern', (event) => event.event === 'hanging')
   await fixtureEvent(gateway, 'modern', (event) => event.event === 'hanging')
-  const killedAt = performance.now()
   process.kill(oldPid, 'SIGKILL')
+  // Failed by the child's exit, not by the timeout: the reason says which ("closed", not "timeout").
   for (const [index, reply] of (await Promise.all(calls)).entries()) {
     t.equal(reply.status, 200, 'in-band error')
-    t.match(reply.json, { id: `in-flight-${index}`, error: { code: -32603, message: /"modern" exited on signal SIGKILL/, data: { backend: 'modern' } } })
+    t.match(reply.json, { id: `in-flight-${index}`, error: { code: -32603, message: /"modern" exited on signal SIGKILL/, data: { backend: 'modern', reason: 'closed' } } })
   }
-  const elapsed = performance.now() - killedAt
-  t.ok(elapsed < BOUNDED_MS, `failed ${elapsed.toFixed(0)} ms after the kill, not at the ${TIMEOUT_MS} ms timeout`)
 
   // The restart waits its backoff (250 ms first): the status is read inside that window.
   const down = await gateway.logs!.waitFor((record) => record.msg === 'backend down' && record.backend === 'modern')

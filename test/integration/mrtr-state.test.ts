@@ -50,7 +50,7 @@ function retry(name: string, id: string, requestState: unknown): Promise<RawRepl
 }
 
 t.test('SDK v2 client pinned to 2026-07-28 → elicitation answered, backend gets its own state byte for byte', async (t) => {
-  const client = new Client({ name: 'gateway-issue3-mrtr', version: '1.0.0' }, {
+  const client = new Client({ name: 'mrtr-state-tests', version: '1.0.0' }, {
     versionNegotiation: { mode: { pin: PROTOCOL_VERSION } },
     capabilities: { elicitation: {} },
   })

@@ -279,6 +279,9 @@ t.test('app.close() with an open listen stream → notifications/cancelled, then
   await solo.waitForEvent('listen-opened')
   const stream = await openListen(t, own, 'bye', { toolsListChanged: true })
   await expectAck(t, stream, 'bye', { toolsListChanged: true })
+  // The clock is read only for the close itself: ending the stream is proven by the events below,
+  // but a connection left behind would still hold close() until Node's keep-alive or headers
+  // timeout (a minute or more). The bound is far below that and generous for a loaded machine.
   const started = performance.now()
   const closing = own.app.close()
   const cancelled = await stream.next()
@@ -290,6 +293,6 @@ t.test('app.close() with an open listen stream → notifications/cancelled, then
   await stream.ended
   await closing
   const elapsed = performance.now() - started
-  t.ok(elapsed < 2_000, `close completed in ${elapsed.toFixed(0)} ms`)
+  t.ok(elapsed < 10_000, `close completed in ${elapsed.toFixed(0)} ms, not at a connection timeout`)
   await solo.waitForEvent('listen-closed')
 })
