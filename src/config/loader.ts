@@ -1,6 +1,7 @@
 // Config loading: file (--config or MCP_GATEWAY_CONFIG) or the embedded default, then
 // MCP_GATEWAY_* environment overrides, then one validation listing every error, then freeze.
 import { readFileSync } from 'node:fs'
+import { findCommandProblems } from './check-commands.ts'
 import type { GatewayConfig } from './types.ts'
 import { GATEWAY_SETTINGS, validateConfig } from './schema.ts'
 import { createDefaultConfig } from './default-config.ts'
@@ -92,5 +93,7 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   applyEnvOverrides(raw, env, ENV_SETTINGS)
   const result = validateConfig(raw)
   if (!result.ok) throw new ConfigError(result.errors)
+  const commands = findCommandProblems(result.config)
+  if (commands.length > 0) throw new ConfigError(commands)
   return deepFreeze(result.config)
 }

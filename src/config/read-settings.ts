@@ -15,16 +15,54 @@ function child(at: At, key: string): At {
   return { path: at.path === '' ? key : `${at.path}.${key}`, report: at.report }
 }
 
-// A failed value reads as undefined: the problem is reported and the config as a whole refused.
-function fail(at: At, problem: string): undefined {
-  at.report(at.path, problem)
+const MAX_ECHO_CHARS = 60
+
+// The offending value as the user wrote it, shortened: `"8080"`, `70000`, `[1,2]`.
+export function describeValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text
+}
+
+// A failed value reads as undefined: the problem is reported, with the value given (when there
+// was one), and the config as a whole refused.
+function fail(at: At, problem: string, value?: unknown): undefined {
+  at.report(at.path, value === undefined ? problem : `${problem}, got ${describeValue(value)}`)
   return undefined
 }
 
+// Edit distance, for "did you mean" on an unknown key (keys are short: the table stays small).
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i]
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1].toLowerCase() === b[j - 1].toLowerCase() ? 0 : 1))
+    }
+    previous = current
+  }
+  return previous[b.length]
+}
+
+// The closest known key, when it is close enough to be a likely typo.
+export function suggestKey(unknown: string, known: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Math.max(2, Math.floor(unknown.length / 3)) + 1
+  for (const key of known) {
+    const d = distance(unknown, key)
+    if (d < bestDistance) [best, bestDistance] = [key, d]
+  }
+  return best
+}
+
+function unknownKey(key: string, settings: Settings): string {
+  const suggestion = suggestKey(key, Object.keys(settings))
+  return suggestion === undefined ? 'unknown setting' : `unknown setting; did you mean "${suggestion}"?`
+}
+
 function readString(setting: StringSetting, value: unknown, at: At): string | undefined {
-  if (typeof value !== 'string') return fail(at, 'must be a string')
-  if (setting.pattern && !setting.pattern.test(value)) return fail(at, setting.patternProblem ?? `must match ${setting.pattern}`)
-  if (setting.oneOf && !setting.oneOf.includes(value)) return fail(at, `must be one of ${setting.oneOf.join(', ')}`)
+  if (typeof value !== 'string') return fail(at, 'must be a string', value)
+  if (setting.pattern && !setting.pattern.test(value)) return fail(at, setting.patternProblem ?? `must match ${setting.pattern}`, value)
+  if (setting.oneOf && !setting.oneOf.includes(value)) return fail(at, `must be one of ${setting.oneOf.join(', ')}`, value)
   return value
 }
 
@@ -36,23 +74,23 @@ function readScalar(setting: ScalarSetting, value: unknown, at: At): unknown {
       const min = setting.min ?? 0
       const max = setting.max ?? Number.MAX_SAFE_INTEGER
       const ok = Number.isInteger(value) && (value as number) >= min && (value as number) <= max
-      return ok ? value : fail(at, `must be an integer from ${min} to ${max}`)
+      return ok ? value : fail(at, `must be an integer from ${min} to ${max}`, value)
     }
     case 'boolean':
-      return typeof value === 'boolean' ? value : fail(at, 'must be true or false')
+      return typeof value === 'boolean' ? value : fail(at, 'must be true or false', value)
     case 'stringList':
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return fail(at, 'must be a list of strings')
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return fail(at, 'must be a list of strings', value)
       return setting.lowerCase ? value.map((v: string) => v.toLowerCase()) : [...value]
   }
 }
 
 function readStringMap(value: unknown, at: At): Record<string, string> | undefined {
-  if (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string')) return fail(at, 'must be an object of strings')
+  if (!isJsonObject(value) || !Object.values(value).every((v) => typeof v === 'string')) return fail(at, 'must be an object of strings', value)
   return { ...(value as Record<string, string>) }
 }
 
 function readList(setting: ListSetting, value: unknown, at: At): unknown[] | undefined {
-  if (!Array.isArray(value)) return fail(at, 'must be a list')
+  if (!Array.isArray(value)) return fail(at, 'must be a list', value)
   const items = value.map((item, i) => readSetting(setting.of, item, { path: `${at.path}[${i}]`, report: at.report }))
   const read = items.filter((item) => item !== undefined)
   setting.check?.(read as Array<Record<string, unknown>>, (problem) => at.report(at.path, problem))
@@ -60,11 +98,11 @@ function readList(setting: ListSetting, value: unknown, at: At): unknown[] | und
 }
 
 function readVariant(setting: VariantSetting, value: unknown, at: At): JsonObject | undefined {
-  if (!isJsonObject(value)) return fail(at, 'must be an object')
+  if (!isJsonObject(value)) return fail(at, 'must be an object', value)
   const tag = value[setting.key]
   if (typeof tag !== 'string' || !Object.hasOwn(setting.variants, tag)) {
     const names = Object.keys(setting.variants).map((name) => JSON.stringify(name))
-    return fail(child(at, setting.key), `must be ${names.join(' or ')}`)
+    return fail(child(at, setting.key), `must be ${names.join(' or ')}`, tag)
   }
   const rest = Object.fromEntries(Object.entries(value).filter(([key]) => key !== setting.key))
   return { [setting.key]: tag, ...readSettings(setting.variants[tag], rest, at) }
@@ -86,7 +124,7 @@ function readPresent(setting: Setting, value: unknown, at: At): unknown {
     case 'stringMap':
       return readStringMap(value, at)
     case 'object':
-      return isJsonObject(value) ? readSettings(setting.settings, value, at) : fail(at, 'must be an object')
+      return isJsonObject(value) ? readSettings(setting.settings, value, at) : fail(at, 'must be an object', value)
     case 'list':
       return readList(setting, value, at)
     case 'variant':
@@ -104,7 +142,7 @@ export function readSetting(setting: Setting, value: unknown, at: At): unknown {
 // at the top level).
 export function readSettings(settings: Settings, raw: JsonObject, at: At): JsonObject {
   const owner = at.path === '' ? 'config' : at.path
-  for (const key of Object.keys(raw)) if (!Object.hasOwn(settings, key)) at.report(`${owner}.${key}`, 'unknown setting')
+  for (const key of Object.keys(raw)) if (!Object.hasOwn(settings, key)) at.report(`${owner}.${key}`, unknownKey(key, settings))
   const out: JsonObject = {}
   for (const [key, setting] of Object.entries(settings)) {
     const value = readSetting(setting, raw[key], child(at, key))

@@ -34,16 +34,19 @@ const STDIO_BACKEND = {
   maxLineBytes: { type: 'integer', default: 4 * 1024 * 1024, min: 1024, doc: 'longest stdout line accepted (longer ones are skipped)' },
 } as const satisfies Settings
 
-// Names from two backends under one non-empty namespace could collide: refused at start.
+// Names from two backends under one non-empty namespace could collide: refused at start. Both
+// entries are named (positions among the backends that were read).
 function checkBackends(backends: ReadonlyArray<Record<string, unknown>>, report: (problem: string) => void): void {
-  const names = new Set<unknown>()
-  const namespaces = new Set<unknown>()
-  for (const { name, namespace } of backends) {
-    if (typeof name === 'string' && names.has(name)) report(`duplicate backend name "${name}"`)
-    if (typeof namespace === 'string' && namespace !== '' && namespaces.has(namespace)) report(`duplicate namespace "${namespace}"`)
-    names.add(name)
-    namespaces.add(namespace)
-  }
+  const names = new Map<unknown, number>()
+  const namespaces = new Map<unknown, number>()
+  backends.forEach(({ name, namespace }, i) => {
+    const first = names.get(name)
+    if (typeof name === 'string' && first !== undefined) report(`duplicate backend name "${name}" in entries ${first} and ${i}`)
+    const other = namespaces.get(namespace)
+    if (typeof namespace === 'string' && namespace !== '' && other !== undefined) report(`duplicate namespace "${namespace}" in entries ${other} and ${i}`)
+    if (first === undefined) names.set(name, i)
+    if (other === undefined) namespaces.set(namespace, i)
+  })
 }
 
 export const GATEWAY_SETTINGS = {

@@ -70,18 +70,21 @@ t.test('rejected inputs → every problem, with its path', async (t) => {
   const cases: Array<[string, Record<string, unknown>, string[]]> = [
     ['unknown nested key', { limits: { bogus: 1 } }, ['limits.bogus: unknown setting']],
     ['unknown key two levels down', { limits: { burst: { x: 1 } } }, ['limits.burst.x: unknown setting']],
-    ['nested object not an object', { limits: 5 }, ['limits: must be an object']],
-    ['nested integer out of range', { limits: { maxCalls: 0 } }, ['limits.maxCalls: must be an integer from 1 to 100']],
+    ['nested object not an object', { limits: 5 }, ['limits: must be an object, got 5']],
+    ['nested integer out of range', { limits: { maxCalls: 0 } }, ['limits.maxCalls: must be an integer from 1 to 100, got 0']],
     ['required key of an optional object missing', { tls: {} }, ['tls.cert: must be a string']],
-    ['boolean not a boolean', { tls: { cert: 'c', strict: 'yes' } }, ['tls.strict: must be true or false']],
-    ['pattern with its own problem', { redisUrl: 'http://x' }, ['redisUrl: must be a redis:// URL']],
-    ['oneOf', { mode: 'c' }, ['mode: must be one of a, b']],
+    ['boolean not a boolean', { tls: { cert: 'c', strict: 'yes' } }, ['tls.strict: must be true or false, got "yes"']],
+    ['pattern with its own problem', { redisUrl: 'http://x' }, ['redisUrl: must be a redis:// URL, got "http://x"']],
+    ['oneOf', { mode: 'c' }, ['mode: must be one of a, b, got "c"']],
     ['variant key missing', { peers: [{ port: 1 }] }, ['peers[0].kind: must be "tcp" or "unix"']],
-    ['variant key inherited from Object.prototype', { peers: [{ kind: 'constructor' }] }, ['peers[0].kind: must be "tcp" or "unix"']],
+    ['variant key inherited from Object.prototype', { peers: [{ kind: 'constructor' }] }, ['peers[0].kind: must be "tcp" or "unix", got "constructor"']],
     ['key of another variant', { peers: [{ kind: 'tcp', port: 1, path: '/s' }] }, ['peers[0].path: unknown setting']],
     ['top-level key named like an Object.prototype member', { toString: 1 }, ['config.toString: unknown setting']],
+    ['unknown key close to a known one', { limts: {} }, ['config.limts: unknown setting; did you mean "limits"?']],
+    ['unknown key close to a nested one', { limits: { maxcall: 1 } }, ['limits.maxcall: unknown setting; did you mean "maxCalls"?']],
+    ['a long value is echoed shortened', { mode: 'x'.repeat(100) }, [`mode: must be one of a, b, got "${'x'.repeat(59)}…`]],
     ['three at once, all listed', { mode: 'c', limits: { maxCalls: 'x' }, peers: {} },
-      ['limits.maxCalls: must be an integer from 1 to 100', 'mode: must be one of a, b', 'peers: must be a list']],
+      ['limits.maxCalls: must be an integer from 1 to 100, got "x"', 'mode: must be one of a, b, got "c"', 'peers: must be a list, got {}']],
   ]
   for (const [name, raw, expected] of cases) t.same(read(raw).errors, expected, `${name} → ${expected.join('; ')}`)
 })
