@@ -7,7 +7,8 @@ import { createBackend } from '../src/upstream/create-backend.ts'
 import { BackendSet } from '../src/routing/backend-set.ts'
 import { Catalog } from '../src/routing/catalog.ts'
 import { Router } from '../src/routing/router.ts'
-import { Sealer } from '../src/routing/seal.ts'
+import { MIN_SECRET_BYTES, Sealer } from '../src/routing/seal.ts'
+import { MemoryReplayStore } from '../src/routing/replay-store.ts'
 import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
 import { readHeaderParams } from '../src/protocol/param-headers.ts'
 import { ListenHub } from '../src/routing/listen-hub.ts'
@@ -38,8 +39,13 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const backends = new BackendSet(entries, config.namespaceSeparator)
   let secret = config.stateSecret
   if (secret === '') {
-    secret = randomBytes(32).toString('base64url')
-    app.log.warn('MCP_GATEWAY_STATE_SECRET is not set: using a random one; replicas behind one load balancer must share a secret')
+    secret = randomBytes(MIN_SECRET_BYTES).toString('base64url')
+    app.log.warn(
+      'STATE SECRET GENERATED: neither MCP_GATEWAY_STATE_SECRET nor MCP_GATEWAY_STATE_SECRET_FILE is set, so this process sealed its ' +
+      'state with a random secret of its own. Every replica behind one load balancer must share one secret (at least ' +
+      `${MIN_SECRET_BYTES} bytes), and on every restart the cursors, requestState and session ids issued before stop working. ` +
+      'Set MCP_GATEWAY_STATE_SECRET_FILE to a mounted secret file for production.',
+    )
   }
   const sealer = new Sealer(secret)
   const params = new UpstreamParamsBuilder(serverInfo)
@@ -50,7 +56,10 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     if (!check.ok) logger.warn({ backend, tool: tool.name, reason: check.problem }, 'tool dropped from tools/list')
     return check.ok
   }
-  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize })
+  const router = new Router({
+    backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize,
+    replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend),
+  })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, logger)

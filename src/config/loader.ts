@@ -45,12 +45,33 @@ function setAtPath(raw: JsonObject, path: readonly string[], value: unknown): vo
   target[path[path.length - 1]] = value
 }
 
-// Each variable of `table` that is set (an empty value means "not set") overrides its setting.
-export function applyEnvOverrides(raw: JsonObject, env: NodeJS.ProcessEnv, table: ReadonlyMap<string, EnvSetting>): void {
-  for (const [name, { path, setting }] of table) {
-    const value = env[name]
-    if (value !== undefined && value !== '') setAtPath(raw, path, parseEnvValue(setting, value))
+// The value of a MCP_GATEWAY_<NAME>_FILE variable: the file's content without its final line end.
+function readEnvFile(name: string, path: string): { value: string } | { problem: string } {
+  try {
+    return { value: readFileSync(path, 'utf8').replace(/\r?\n$/, '') }
+  } catch (err) {
+    return { problem: `${name}: file ${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` }
   }
+}
+
+// Each variable of `table` that is set (an empty value means "not set") overrides its setting;
+// a `_FILE` variable overrides it with the file's content. Returns the problems found (a file
+// that cannot be read, a setting given both ways).
+export function applyEnvOverrides(raw: JsonObject, env: NodeJS.ProcessEnv, table: ReadonlyMap<string, EnvSetting>): string[] {
+  const problems: string[] = []
+  const given = new Map<string, string>()
+  for (const [name, { path, setting, fromFile }] of table) {
+    const value = env[name]
+    if (value === undefined || value === '') continue
+    const key = path.join('.')
+    const other = given.get(key)
+    if (other !== undefined) problems.push(`${other} and ${name} are both set: give ${key} one way`)
+    given.set(key, name)
+    const read = fromFile ? readEnvFile(name, value) : { value }
+    if ('problem' in read) problems.push(read.problem)
+    else setAtPath(raw, path, parseEnvValue(setting, read.value))
+  }
+  return problems
 }
 
 function readConfigFile(path: string): JsonObject {
@@ -90,7 +111,8 @@ export function loadConfig(options: LoadOptions = {}): GatewayConfig {
   const env = options.env ?? {}
   const path = configPathFromArgv(options.argv ?? []) ?? env[CONFIG_FILE_ENV]
   const raw: JsonObject = path ? readConfigFile(path) : createDefaultConfig()
-  applyEnvOverrides(raw, env, ENV_SETTINGS)
+  const envProblems = applyEnvOverrides(raw, env, ENV_SETTINGS)
+  if (envProblems.length > 0) throw new ConfigError(envProblems)
   const result = validateConfig(raw)
   if (!result.ok) throw new ConfigError(result.errors)
   const commands = findCommandProblems(result.config)

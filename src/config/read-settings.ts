@@ -60,9 +60,15 @@ function unknownKey(key: string, settings: Settings): string {
 }
 
 function readString(setting: StringSetting, value: unknown, at: At): string | undefined {
-  if (typeof value !== 'string') return fail(at, 'must be a string', value)
-  if (setting.pattern && !setting.pattern.test(value)) return fail(at, setting.patternProblem ?? `must match ${setting.pattern}`, value)
-  if (setting.oneOf && !setting.oneOf.includes(value)) return fail(at, `must be one of ${setting.oneOf.join(', ')}`, value)
+  // A secret is never echoed in an error message.
+  const shown = setting.secret ? undefined : value
+  if (typeof value !== 'string') return fail(at, 'must be a string', shown)
+  const bytes = Buffer.byteLength(value, 'utf8')
+  if (setting.minBytes !== undefined && value !== '' && bytes < setting.minBytes) {
+    return fail(at, `must be at least ${setting.minBytes} bytes, got ${bytes}`)
+  }
+  if (setting.pattern && !setting.pattern.test(value)) return fail(at, setting.patternProblem ?? `must match ${setting.pattern}`, shown)
+  if (setting.oneOf && !setting.oneOf.includes(value)) return fail(at, `must be one of ${setting.oneOf.join(', ')}`, shown)
   return value
 }
 
@@ -151,19 +157,25 @@ export function readSettings(settings: Settings, raw: JsonObject, at: At): JsonO
   return out
 }
 
-// A setting read from the environment: where it goes in the config.
+// A setting read from the environment: where it goes in the config. `fromFile`: the variable
+// names a file holding the value (MCP_GATEWAY_<NAME>_FILE).
 export interface EnvSetting {
   path: readonly string[]
   setting: ScalarSetting
+  fromFile?: true
 }
 
-// Every setting with an `env` variable, nested objects included (lists and variants have none).
+// Every setting with an `env` variable (and its `_FILE` twin when it has `envFile`), nested
+// objects included (lists and variants have none).
 export function envSettingsOf(settings: Settings, prefix: readonly string[] = []): Map<string, EnvSetting> {
   const found = new Map<string, EnvSetting>()
   for (const [key, setting] of Object.entries(settings)) {
     const path = [...prefix, key]
     if (setting.type === 'object') for (const [name, env] of envSettingsOf(setting.settings, path)) found.set(name, env)
-    else if ('env' in setting && setting.env !== undefined) found.set(setting.env, { path, setting })
+    else if ('env' in setting && setting.env !== undefined) {
+      found.set(setting.env, { path, setting })
+      if (setting.envFile) found.set(`${setting.env}_FILE`, { path, setting, fromFile: true })
+    }
   }
   return found
 }

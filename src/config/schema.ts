@@ -7,6 +7,7 @@ import type { GatewayConfig } from './types.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { LOOPBACK_HOSTS } from '../protocol/origin.ts'
 import { readSettings } from './read-settings.ts'
+import { MIN_SECRET_BYTES } from '../routing/seal.ts'
 import type { Settings } from './setting-types.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -67,7 +68,8 @@ export const GATEWAY_SETTINGS = {
   },
   keepAliveMs: { type: 'integer', default: 15_000, min: 100, env: 'MCP_GATEWAY_KEEP_ALIVE_MS', doc: 'keep-alive comment interval on long-lived SSE streams (SSE-5)' },
   stateSecret: {
-    type: 'string', default: '', env: 'MCP_GATEWAY_STATE_SECRET', doc: 'secret sealing requestState and cursors, shared by every replica; "" = random per process',
+    type: 'string', default: '', env: 'MCP_GATEWAY_STATE_SECRET', envFile: true, minBytes: MIN_SECRET_BYTES, secret: true,
+    doc: `secret sealing requestState and cursors, shared by every replica, at least ${MIN_SECRET_BYTES} bytes; "" = random per process (with a warning)`,
   },
   stateTtlMs: { type: 'integer', default: 600_000, min: 1000, env: 'MCP_GATEWAY_STATE_TTL_MS', doc: 'lifetime of sealed requestState and cursors' },
   namespaceSeparator: { type: 'string', default: '__', pattern: /^[A-Za-z0-9_.-]{1,4}$/, doc: 'gateway name = namespace + separator + name' },

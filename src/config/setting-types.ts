@@ -12,6 +12,9 @@ interface Documented {
 interface FromEnv {
   // MCP_GATEWAY_<NAME>, listed in .env.example (a test keeps the two in step).
   readonly env?: `MCP_GATEWAY_${string}`
+  // Also read from the file named by MCP_GATEWAY_<NAME>_FILE (a mounted secret, so the value
+  // never sits in the gateway's environment, where a child could read it from /proc).
+  readonly envFile?: true
 }
 
 export interface StringSetting extends Documented, FromEnv {
@@ -22,6 +25,10 @@ export interface StringSetting extends Documented, FromEnv {
   // The problem reported when `pattern` does not match; default "must match /…/".
   readonly patternProblem?: string
   readonly oneOf?: readonly string[]
+  // A non-empty value needs at least this many UTF-8 bytes ("" keeps its meaning of "not set").
+  readonly minBytes?: number
+  // Never echoed in error messages.
+  readonly secret?: true
 }
 
 export interface IntegerSetting extends Documented, FromEnv {

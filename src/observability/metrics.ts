@@ -25,6 +25,7 @@ export interface GatewayMetrics {
   observeUpstream(backend: string, outcome: Outcome): void
   sseStreams: Gauge
   setBackendStatus(collect: () => Array<{ name: string; up: boolean }>): void
+  limits: LimitMetrics
 }
 
 export function createMetrics(registry: Registry): GatewayMetrics {
@@ -71,6 +72,56 @@ export function createMetrics(registry: Registry): GatewayMetrics {
     sseStreams,
     setBackendStatus(collect) {
       collectStatus = collect
+    },
+    limits: createLimitMetrics(registry),
+  }
+}
+
+// ---- Limits (README "Limits"): every refusal by limit and backend, and what the limits measure
+// now (calls waiting per backend, reply bytes being buffered). Labels: LIMIT values, config names.
+export const LIMIT = {
+  queueFull: 'queue_full',
+  queueTimeout: 'queue_timeout',
+  replyBudget: 'reply_budget',
+  stateReplay: 'state_replay',
+} as const
+export type LimitName = (typeof LIMIT)[keyof typeof LIMIT]
+
+export interface LimitGauges {
+  // Calls waiting for a slot, per backend.
+  queued(): Array<{ backend: string; calls: number }>
+  // Bytes of backend replies buffered right now, across backends.
+  replyBytes(): number
+}
+
+export interface LimitMetrics {
+  countRefusal(limit: LimitName, backend: string): void
+  setGauges(gauges: LimitGauges): void
+}
+
+function createLimitMetrics(registry: Registry): LimitMetrics {
+  const refusals = new Counter({
+    name: 'mcp_gateway_limit_refusals_total', help: 'Calls refused or failed by a gateway limit, by limit and backend', labelNames: ['limit', 'backend'], registers: [registry],
+  })
+  let gauges: LimitGauges = { queued: () => [], replyBytes: () => 0 }
+  new Gauge({
+    name: 'mcp_gateway_queued_calls', help: 'Calls waiting for a free slot toward a backend', labelNames: ['backend'], registers: [registry],
+    collect() {
+      for (const { backend, calls } of gauges.queued()) this.set({ backend }, calls)
+    },
+  })
+  new Gauge({
+    name: 'mcp_gateway_reply_bytes_in_flight', help: 'Bytes of backend replies being buffered now, across backends', registers: [registry],
+    collect() {
+      this.set(gauges.replyBytes())
+    },
+  })
+  return {
+    countRefusal(limit, backend) {
+      refusals.inc({ limit, backend })
+    },
+    setGauges(next) {
+      gauges = next
     },
   }
 }

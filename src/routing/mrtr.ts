@@ -1,7 +1,9 @@
 // MRTR through the gateway (G8): backend requestState leaves sealed (MRTR-8/9, AES-256-GCM in
 // seal.ts) together with the caller, an expiry, the method, the name and the backend; a retry's state is verified and
 // the backend gets its own state back byte for byte (MRTR-5, §27 item 18). A bridged legacy call's
-// state carries the handle of the held call instead (G8 "Legacy backends (bridging)").
+// state carries the handle of the held call instead (G8 "Legacy backends (bridging)"). Every
+// sealed state carries a random token id, so a replay store can make it single use (MRTR-9).
+import { randomBytes } from 'node:crypto'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
@@ -10,7 +12,9 @@ import { BackendError } from '../upstream/backend.ts'
 import type { Sealer } from './seal.ts'
 
 export const ANONYMOUS = 'anonymous'
-const STATE_FORMAT = 1
+// 2: with a token id (`t`) for single use; format-1 tokens (none) are refused.
+const STATE_FORMAT = 2
+const TOKEN_ID_BYTES = 12
 
 export interface StateBinding {
   method: string
@@ -23,8 +27,14 @@ export interface StateBinding {
 // What a retry's sealed state opens to: the backend's own state (pass-through), or the handle of a
 // call the gateway holds while a legacy backend waits for input (bridging, G8).
 export type OpenedState =
-  | { kind: 'backend'; state: string }
-  | { kind: 'bridge'; handle: BridgeHandle }
+  | { kind: 'backend'; state: string; use: StateUse }
+  | { kind: 'bridge'; handle: BridgeHandle; use: StateUse }
+
+// What makes a state single use (MRTR-9): its token id, claimed once, until the token expires.
+export interface StateUse {
+  tokenId: string
+  expiresAtMs: number
+}
 
 export interface BridgeHandle {
   id: string
@@ -41,7 +51,8 @@ export interface StateSeal {
 
 function sealBound(seal: StateSeal, inner: JsonObject): string {
   const { method, name, backend, principal } = seal.binding
-  return seal.sealer.seal({ v: STATE_FORMAT, m: method, n: name, b: backend, p: principal, ...inner, exp: Date.now() + seal.ttlMs })
+  const t = randomBytes(TOKEN_ID_BYTES).toString('base64url')
+  return seal.sealer.seal({ v: STATE_FORMAT, t, m: method, n: name, b: backend, p: principal, ...inner, exp: Date.now() + seal.ttlMs }, seal.ttlMs)
 }
 
 export function sealRequestState(seal: StateSeal, state: string): string {
@@ -52,14 +63,17 @@ export function sealBridgeState(seal: StateSeal, handle: BridgeHandle): string {
   return sealBound(seal, { g: handle.id, r: handle.round })
 }
 
-// Tampered, expired or bound to another caller, method, name or backend → -32602 (E22).
+// Tampered, expired or bound to another caller, method, name or backend → -32602 (E22). Whether
+// it was used already is the replay store's to say (the router claims `use`).
 export function openRequestState(sealer: Sealer, binding: StateBinding, token: unknown): OpenedState {
   const payload = sealer.open(token)
   const matches = payload !== undefined && payload.v === STATE_FORMAT && payload.m === binding.method &&
-    payload.n === binding.name && payload.b === binding.backend && payload.p === binding.principal
-  if (matches && typeof payload.s === 'string') return { kind: 'backend', state: payload.s }
-  if (matches && typeof payload.g === 'string' && Number.isInteger(payload.r)) {
-    return { kind: 'bridge', handle: { id: payload.g, round: payload.r as number } }
+    payload.n === binding.name && payload.b === binding.backend && payload.p === binding.principal &&
+    typeof payload.t === 'string' && typeof payload.exp === 'number'
+  if (matches) {
+    const use = { tokenId: payload.t as string, expiresAtMs: payload.exp as number }
+    if (typeof payload.s === 'string') return { kind: 'backend', state: payload.s, use }
+    if (typeof payload.g === 'string' && Number.isInteger(payload.r)) return { kind: 'bridge', handle: { id: payload.g, round: payload.r as number }, use }
   }
   throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
 }

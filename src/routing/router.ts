@@ -15,10 +15,12 @@ import { LIST_KINDS } from './list-kinds.ts'
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
-import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
+import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding, type StateUse } from './mrtr.ts'
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type Round } from './bridge.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
+import { LIMIT, type LimitName } from '../observability/metrics.ts'
+import type { ReplayStore } from './replay-store.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -31,6 +33,10 @@ export interface RouterDeps {
   stateTtlMs: number
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   pageSize: number
+  // MRTR-9: single use of sealed requestState.
+  replays: ReplayStore
+  // Every refusal by a gateway limit is counted (mcp_gateway_limit_refusals_total).
+  countRefusal?: (limit: LimitName, backend: string) => void
 }
 
 // Methods that exist only while some backend offers their capability (tools are always declared).
@@ -176,16 +182,25 @@ export class Router {
     return cached
   }
 
-  // MRTR-5/8/9: a retry's sealed state is opened and must be bound to this request.
-  #withState(valid: ValidRequest, forward: Forward, name: string): Forward {
+  // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request, and is used once.
+  async #withState(valid: ValidRequest, forward: Forward, name: string): Promise<Forward> {
     const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal: ANONYMOUS }
     const overrides: JsonObject = { ...forward.params }
     if (valid.params.requestState !== undefined) {
       const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
+      // A bridge handle is single use by the bridge itself (its round, on the holding replica).
       if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
+      await this.#claim(opened.use, binding.backend)
       overrides.requestState = opened.state
     }
     return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
+  }
+
+  // MRTR-9: a backend's state is passed on once; a replay, on any replica sharing the store, is refused.
+  async #claim(use: StateUse, backend: string): Promise<void> {
+    if (await this.#deps.replays.claim(use.tokenId, use.expiresAtMs)) return
+    this.#deps.countRefusal?.(LIMIT.stateReplay, backend)
+    throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState was already used; a retry carries the state of the latest round, once')
   }
 
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.

@@ -26,6 +26,8 @@ export class Sealer {
   readonly #ttlMs: number
 
   constructor(secret: string, options: SealerOptions = {}) {
+    // Config validation refuses a shorter one at start; this guards every other caller.
+    if (Buffer.byteLength(secret, 'utf8') < MIN_SECRET_BYTES) throw new RangeError(`the state secret must be at least ${MIN_SECRET_BYTES} bytes`)
     this.#key = Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), 'mcp-gateway', 'sealed-token/v1', 32))
     this.#ttlMs = options.ttlMs ?? DEFAULT_SEAL_TTL_MS
   }

@@ -28,7 +28,7 @@ export function writeConfig(config: unknown): string {
 
 export function spawnGateway(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Omit<GatewayProcess, 'url'> {
   const child = spawn(process.execPath, [SERVER, '--config', configPath], {
-    env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', MCP_GATEWAY_STATE_SECRET: 'process-test', ...env },
+    env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', MCP_GATEWAY_STATE_SECRET: 'process-test-process-test-process-test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = once(child, 'exit').then(([code]) => code as number | null)

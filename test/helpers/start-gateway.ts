@@ -33,7 +33,7 @@ export interface StartOptions {
 }
 
 export async function startGateway(t: Test, raw: Record<string, unknown> = {}, options: StartOptions = {}): Promise<StartedGateway> {
-  const result = validateConfig({ port: 0, logLevel: 'silent', stateSecret: 'test-secret', ...raw })
+  const result = validateConfig({ port: 0, logLevel: 'silent', stateSecret: 'test-secret-test-secret-test-secret', ...raw })
   if (!result.ok) throw new Error(result.errors.join('; '))
   const tap = options.logs ? createLogTap() : undefined
   const logger = tap ? { level: options.logLevel ?? 'info', stream: tap.stream } : { level: 'silent' }

@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { CallToolResult } from '@modelcontextprotocol/client'
 import { startFixture, type FixtureProcess } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { META, PROTOCOL_VERSION, createRawClient, type RawReply } from '../helpers/mcp-client.ts'
+import { META, PROTOCOL_VERSION, createRawClient, metricValue, type RawReply } from '../helpers/mcp-client.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const INVALID_PARAMS = -32602
@@ -104,4 +104,24 @@ t.test('tampered or misbound requestState → -32602 at HTTP 200, nothing forwar
   const probe = await askName('b__ask-name', 'tamper-probe')
   t.equal(probe.resultType, 'input_required')
   t.equal(await nextCallState(beta), null, 'no misbound retry reached backend b')
+})
+
+// MRTR-9: single use. A state whose round completed is refused on replay (-32602), counted as a
+// limit refusal, and never reaches the backend again.
+t.test('requestState replayed after its round completed → -32602, nothing forwarded, counted', async (t) => {
+  const first = await askName('a__ask-name', 'replay-1')
+  t.equal(await nextCallState(alpha), null)
+  const used = await retry('a__ask-name', 'replay-2', first.requestState)
+  t.same(JSON.parse(used.json.result.content[0].text).requestState, backendState('alpha'), 'the first retry completes the round')
+  t.equal(await nextCallState(alpha), backendState('alpha'))
+  const replay = await retry('a__ask-name', 'replay-3', first.requestState)
+  t.equal(replay.status, 200, 'in-band error')
+  t.equal(replay.json.id, 'replay-3')
+  t.equal(replay.json.error?.code, INVALID_PARAMS, '-32602')
+  t.match(replay.json.error?.message, /already used/)
+  const probe = await askName('a__ask-name', 'replay-probe')
+  t.equal(probe.resultType, 'input_required')
+  t.equal(await nextCallState(alpha), null, 'the replay never reached backend a: its next call is the probe')
+  const metrics = (await raw.send('GET', '/metrics')).text
+  t.equal(metricValue(metrics, 'mcp_gateway_limit_refusals_total', { limit: 'state_replay', backend: 'a' }), 1)
 })

@@ -85,3 +85,12 @@ t.test('client Authorization → never sent to the backend (which gets its own),
   t.notMatch(JSON.stringify(backend.captured.headers), /client-secret-123/)
   t.notMatch(gw.lines.join('\n'), /client-secret-123|client-cookie-456|backend-own-token/, 'no secret in the log, even at debug')
 })
+
+t.test('MCP_GATEWAY_STATE_SECRET under 32 bytes → exit 2 naming stateSecret, the secret not echoed', async (t) => {
+  const path = writeConfig({ backends: [] })
+  const { exited, lines } = spawnGateway(t, path, { MCP_GATEWAY_STATE_SECRET: 'short-secret-value' })
+  t.equal(await exited, 2)
+  const text = lines.join('\n')
+  t.match(text, /stateSecret: must be at least 32 bytes, got 18/)
+  t.notMatch(text, /short-secret-value/, 'the secret is not in the output')
+})

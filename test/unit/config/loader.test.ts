@@ -6,6 +6,7 @@ import { CONFIG_FILE_ENV, ConfigError, ENV_SETTINGS, applyEnvOverrides, loadConf
 import { envSettingsOf } from '../../../src/config/read-settings.ts'
 
 const ENV_EXAMPLE = new URL('../../../.env.example', import.meta.url)
+const SECRET = 's3cret-s3cret-s3cret-s3cret-s3cret'
 const BACKEND = { name: 'alpha', transport: 'http', url: 'http://127.0.0.1:9/mcp', namespace: 'a' }
 
 // One test directory per test (t.testdir replaces it on each call): every file at once.
@@ -50,7 +51,7 @@ t.test('environment overrides', async (t) => {
     ['MCP_GATEWAY_MAX_BODY_BYTES', '2048', 'maxBodyBytes', 2048],
     ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', '500', 'shutdownTimeoutMs', 500],
     ['MCP_GATEWAY_KEEP_ALIVE_MS', '1000', 'keepAliveMs', 1000],
-    ['MCP_GATEWAY_STATE_SECRET', 's3cret', 'stateSecret', 's3cret'],
+    ['MCP_GATEWAY_STATE_SECRET', SECRET, 'stateSecret', SECRET],
     ['MCP_GATEWAY_STATE_TTL_MS', '5000', 'stateTtlMs', 5000],
     ['MCP_GATEWAY_PORT', '', 'port', 1111],
   ]
@@ -82,6 +83,23 @@ t.test('failures → ConfigError listing every problem', async (t) => {
         t.ok((err as Error).message.includes(errors[i]), `${name} → message lists "${errors[i]}"`)
       })
     }
+  }
+})
+
+t.test('MCP_GATEWAY_STATE_SECRET_FILE → the secret read from that file (final line end dropped)', async (t) => {
+  const path = writeConfigs(t, { 'gateway.json': { backends: [BACKEND] }, 'secret': `${SECRET}\n`, 'crlf': `${SECRET}\r\n`, 'short': 'tiny' })
+  const load = (env: Record<string, string>) => loadConfig({ argv: ['--config', path('gateway.json')], env })
+  t.equal(load({ MCP_GATEWAY_STATE_SECRET_FILE: path('secret') }).stateSecret, SECRET, 'LF dropped')
+  t.equal(load({ MCP_GATEWAY_STATE_SECRET_FILE: path('crlf') }).stateSecret, SECRET, 'CRLF dropped')
+  const refusals: Array<[string, Record<string, string>, RegExp]> = [
+    ['missing file', { MCP_GATEWAY_STATE_SECRET_FILE: path('nope') }, /^MCP_GATEWAY_STATE_SECRET_FILE: file .*nope cannot be read \(ENOENT\)$/],
+    ['both ways', { MCP_GATEWAY_STATE_SECRET: SECRET, MCP_GATEWAY_STATE_SECRET_FILE: path('secret') }, /^MCP_GATEWAY_STATE_SECRET and MCP_GATEWAY_STATE_SECRET_FILE are both set/],
+    ['a short secret in the file', { MCP_GATEWAY_STATE_SECRET_FILE: path('short') }, /^stateSecret: must be at least 32 bytes, got 4$/],
+  ]
+  for (const [name, env, pattern] of refusals) {
+    const err = t.throws(() => load(env), ConfigError, `${name} → ConfigError`) as unknown as ConfigError
+    t.match(err.errors, [pattern], `${name} → ${pattern.source}`)
+    t.notMatch(err.message, /tiny|s3cret/, `${name} → the secret is not in the message`)
   }
 })
 
@@ -122,7 +140,8 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_HOST', 'host'], ['MCP_GATEWAY_PORT', 'port'], ['MCP_GATEWAY_LOG_LEVEL', 'logLevel'],
     ['MCP_GATEWAY_ALLOWED_HOSTS', 'allowedHosts'], ['MCP_GATEWAY_ALLOWED_ORIGINS', 'allowedOrigins'],
     ['MCP_GATEWAY_MAX_BODY_BYTES', 'maxBodyBytes'], ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs'],
-    ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'],
+    ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_SECRET_FILE', 'stateSecret'],
+    ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

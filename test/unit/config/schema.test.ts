@@ -49,6 +49,7 @@ t.test('accepted inputs', async (t) => {
     ['namespaceSeparator "."', { namespaceSeparator: '.' }, (c) => c.namespaceSeparator, '.'],
     ['http backend headers', { backends: [{ ...HTTP, headers: { authorization: 'Bearer x' } }] }, (c) => c.backends[0].headers, { authorization: 'Bearer x' }],
     ['stdio cwd', { backends: [{ ...STDIO, cwd: '/srv' }] }, (c) => c.backends[0].cwd, '/srv'],
+    ['stateSecret of exactly 32 bytes', { stateSecret: 'k'.repeat(32) }, (c) => c.stateSecret.length, 32],
     ['namespace "" for two backends', { backends: [{ ...HTTP, namespace: '' }, { ...HTTP, name: 'b', namespace: '' }] }, (c) => c.backends.length, 2],
   ]
   for (const [name, raw, pick, expected] of cases) {
@@ -98,6 +99,8 @@ t.test('rejected inputs (each error names its path)', async (t) => {
     ['backend without transport', { backends: [{ name: 'x', url: 'http://x/mcp' }] }, [/^backends\[0\]\.transport: must be "http" or "stdio"$/]],
     ['url ""', { backends: [{ ...HTTP, url: '' }] }, [/^backends\[0\]\.url: must be an http:\/\/ or https:\/\/ URL, got ""$/]],
     ['logLevel 5 → one error', { logLevel: 5 }, [/^logLevel: must be a string, got 5$/]],
+    ['stateSecret of 31 bytes → refused, the secret never echoed', { stateSecret: 'k'.repeat(31) }, [/^stateSecret: must be at least 32 bytes, got 31$/]],
+    ['stateSecret 7 → its type named, the value not echoed', { stateSecret: 7 }, [/^stateSecret: must be a string$/]],
     ['stdio cwd 7', { backends: [{ ...STDIO, cwd: 7 }] }, [/^backends\[0\]\.cwd: must be a string, got 7$/]],
     ['three problems at once → all three listed, in schema order', { port: -1, logLevel: 'loud', backends: [{ ...HTTP, url: 'x' }] },
       [/^port: /, /^logLevel: /, /^backends\[0\]\.url: /]],

@@ -41,7 +41,7 @@ function setup(entries: BackendEntry[], pageSize: number) {
   const deps: AggregateDeps = {
     backends: new BackendSet(entries, '__'),
     catalog: new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })),
-    sealer: new Sealer('test-secret'),
+    sealer: new Sealer('test-secret-test-secret-test-secret'),
     logger,
     pageSize,
   }

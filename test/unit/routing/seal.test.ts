@@ -1,7 +1,7 @@
 // Sealed tokens (cursors PAGE-6, requestState MRTR-8/9, session ids): AES-256-GCM, self-contained,
 // expiring, openable by every replica that shares the secret (RPC-8).
 import t from 'tap'
-import { Sealer } from '../../../src/routing/seal.ts'
+import { MIN_SECRET_BYTES, Sealer } from '../../../src/routing/seal.ts'
 
 const SECRET = 'unit-secret-unit-secret-unit-secret'
 const sealer = new Sealer(SECRET)
@@ -70,8 +70,15 @@ t.test('default lifetime from the options', async (t) => {
   t.equal(sealer.open(token, Date.now() + 5_000), undefined, 'past the configured lifetime → undefined')
 })
 
+t.test('a secret under MIN_SECRET_BYTES → RangeError; exactly that many bytes → accepted', async (t) => {
+  t.throws(() => new Sealer('x'.repeat(MIN_SECRET_BYTES - 1)), RangeError, `${MIN_SECRET_BYTES - 1} bytes → refused`)
+  t.throws(() => new Sealer(''), RangeError, 'empty → refused')
+  // 16 two-byte characters are 32 bytes: the limit is in bytes, not characters.
+  t.doesNotThrow(() => new Sealer('é'.repeat(MIN_SECRET_BYTES / 2)), `${MIN_SECRET_BYTES} UTF-8 bytes → accepted`)
+})
+
 t.test('two sealers with the same secret → interchangeable (any replica opens any token, RPC-8)', async (t) => {
   const other = new Sealer(SECRET)
   t.same(other.open(sealer.seal({ i: 3 })), { i: 3 })
-  t.equal(new Sealer('different').open(sealer.seal({ i: 3 })), undefined, 'different secret → undefined')
+  t.equal(new Sealer('different-different-different-different').open(sealer.seal({ i: 3 })), undefined, 'different secret → undefined')
 })
