@@ -24,6 +24,10 @@ const HTTP_BACKEND = {
   headers: { type: 'stringMap', doc: 'sent to this backend only (its own credentials; never the client\'s, AUTH-8)' },
   connections: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'undici pool size' },
   maxReplyBytes: { type: 'integer', default: 64 * 1024 * 1024, min: 1024, doc: 'largest reply body accepted (a larger one is a bad reply)' },
+  downAfterFailures: {
+    type: 'integer', default: 3, min: 1, max: 1000,
+    doc: 'down after this many different clients\' requests failed to connect in a row (one client counts once; a failed probe is down at once)',
+  },
 } as const satisfies Settings
 
 const STDIO_BACKEND = {

@@ -100,6 +100,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   const ctx: CallContext = {
     signal: controller.signal,
+    client: post.res.req.socket.remoteAddress,
     onNotification: (n: JsonRpcNotification) => {
       if (isDeliverable(n, filter)) stream.notify(n)
     },

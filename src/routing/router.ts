@@ -80,6 +80,9 @@ export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: Json
 export interface CallContext {
   signal: AbortSignal
   onNotification: (notification: JsonRpcNotification) => void
+  // Who is calling, the key of per-client limits and fair scheduling: the principal once
+  // authentication is on, the client's address until then.
+  client?: string
   // Set by the router for the access log and metrics.
   backend?: string
   tool?: string
@@ -241,7 +244,7 @@ export class Router {
   // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
   #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
     const backend = forward.entry.backend
-    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers }
+    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, client: ctx.client }
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
     const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
     if (!bridgeable) {

@@ -14,6 +14,9 @@ export interface UpstreamCall {
   signal: AbortSignal
   // Request-scoped notifications (progress, log), with the client's progressToken restored.
   onNotification?: (notification: JsonRpcNotification) => void
+  // Who asked (CallContext.client: the principal, or the client address until authentication is
+  // on); absent for the gateway's own requests. One caller alone never marks a backend down.
+  client?: string
   // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
   headers?: Record<string, string>
   // MRTR bridging (G8, LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or

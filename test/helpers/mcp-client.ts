@@ -167,8 +167,11 @@ export class RawMcpClient {
 }
 
 // A raw client with its own connection pool, closed at teardown (no socket outlives the test).
-export function createRawClient(t: TeardownHost, url: string): RawMcpClient {
-  const agent = new Agent({ keepAliveTimeout: 1_000 })
+// `localAddress` binds its connections to that source address (127.0.0.2 …): to the gateway, a
+// different client (limits are per client address until authentication is on).
+export function createRawClient(t: TeardownHost, url: string, options: { localAddress?: string; connections?: number } = {}): RawMcpClient {
+  const connect = options.localAddress === undefined ? undefined : { localAddress: options.localAddress }
+  const agent = new Agent({ keepAliveTimeout: 1_000, connect, connections: options.connections })
   t.teardown(() => agent.destroy())
   return new RawMcpClient(url, agent)
 }

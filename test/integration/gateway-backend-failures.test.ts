@@ -175,6 +175,8 @@ t.test('a backend dies, then comes back on the same port', async (t) => {
   t.equal(dead.status, 200)
   t.equal(dead.json.error?.code, -32603)
   t.match(dead.json.error?.data, { [ORIGIN_KEY]: 'gateway', backend: 'g', reason: 'unreachable' })
+  // One failed request is not proof: the probe it triggers finds the backend gone and marks it down.
+  await logs.waitFor((r) => r.msg === 'backend down' && r.backend === 'g')
   const ready = await raw.send('GET', '/readyz')
   t.equal(ready.status, 200, 'still ready: "live" is up')
   t.match(ready.json.backends.find((b: { name: string }) => b.name === 'g'), { up: false })

@@ -29,6 +29,8 @@ export interface HttpBackendDeps {
 }
 
 const MAX_EVENT_CHARS = 16 * 1024 * 1024
+// The caller of the gateway's own requests (list fetches, legacy listens) in outlier detection.
+const GATEWAY_CALLER = 'gateway'
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000
 
 function isStreaming(response: Dispatcher.ResponseData | undefined): boolean {
@@ -53,6 +55,8 @@ export class HttpBackend implements Backend {
   readonly #state: BackendState
   #legacy: { session: LegacySession; listens: LegacyListens } | undefined
   #nextId = 0
+  // The probe sent when a request failed to connect, while it runs (one at a time).
+  #verifying: Promise<void> | undefined
 
   constructor(config: HttpBackendConfig, deps: HttpBackendDeps) {
     this.name = config.name
@@ -67,7 +71,9 @@ export class HttpBackend implements Backend {
     this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
     this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
     this.#reprober = new Reprober(() => this.#probe())
-    this.#state = new BackendState({ name: config.name, transport: 'http', logger: deps.logger, initialReason: 'not probed yet' })
+    this.#state = new BackendState({
+      name: config.name, transport: 'http', logger: deps.logger, initialReason: 'not probed yet', downAfterFailures: config.downAfterFailures,
+    })
   }
 
   async start(): Promise<void> {
@@ -90,9 +96,11 @@ export class HttpBackend implements Backend {
   async #requestLegacy(session: LegacySession, call: UpstreamCall): Promise<UpstreamReply> {
     const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS, logger: this.#deps.logger }
     try {
-      return await requestLegacy(session, call, options)
+      const reply = await requestLegacy(session, call, options)
+      this.#state.recordSuccess()
+      return reply
     } catch (err) {
-      if (err instanceof BackendError && err.reason === 'unreachable') this.#markDown(err.message)
+      if (err instanceof BackendError && err.reason === 'unreachable') this.#suspect(err.message, call.client)
       throw err
     }
   }
@@ -103,9 +111,11 @@ export class HttpBackend implements Backend {
     let response: Dispatcher.ResponseData | undefined
     try {
       response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
-      return await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
+      const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
+      this.#state.recordSuccess()
+      return reply
     } catch (err) {
-      throw this.#fail(err, call.signal, deadline)
+      throw this.#fail(err, call, deadline)
     } finally {
       // An SSE stream is still drained after its final message: its deadline stays until then.
       if (!isStreaming(response)) deadline.dispose()
@@ -192,10 +202,30 @@ export class HttpBackend implements Backend {
     return call.headers ? { ...headers, ...call.headers } : headers
   }
 
-  #fail(err: unknown, clientSignal: AbortSignal, deadline: CallSignal): BackendError {
-    const failure = toBackendError(this.name, err, { aborted: clientSignal.aborted, timedOut: deadline.timedOut })
-    if (failure.reason === 'unreachable') this.#markDown(failure.message)
+  #fail(err: unknown, call: UpstreamCall, deadline: CallSignal): BackendError {
+    const failure = toBackendError(this.name, err, { aborted: call.signal.aborted, timedOut: deadline.timedOut })
+    if (failure.reason === 'unreachable') this.#suspect(failure.message, call.client)
     return failure
+  }
+
+  // A request failed to connect: that fails the request only. Down follows from several callers'
+  // failures in a row (BackendState outlier detection) or from a probe sent now that fails too.
+  #suspect(reason: string, caller = GATEWAY_CALLER): void {
+    if (this.#state.recordFailure(caller)) {
+      this.#markDown(`${reason} (requests of several clients in a row)`)
+      return
+    }
+    if (!this.#state.up || this.#verifying !== undefined) return
+    this.#verifying = this.#verify().catch((err: unknown) => {
+      this.#deps.logger.error({ backend: this.name, err }, 'probe after a failed request failed')
+    }).finally(() => { this.#verifying = undefined })
+  }
+
+  // server/discover only: a reachable backend (modern or legacy) keeps its era and session.
+  async #verify(): Promise<void> {
+    const verdict = classifyDiscover(await this.#discover())
+    if (verdict.kind === 'down') this.#markDown(verdict.reason, verdict.era)
+    else this.#state.recordSuccess()
   }
 
   #markDown(reason: string, era?: Era): false {

@@ -2,6 +2,13 @@
 // version), for every transport: the one place that turns it into a BackendStatus, logs its
 // transitions ("backend up", "backend down" with the reason, "backend era detected"), each once
 // per transition, and tells the `onStatus` listener after every change.
+//
+// Outlier detection (ARCHITECTURE "down is decided from probes and consecutive failures, never from
+// one client's request"): a request's connection failure may be that request's own doing (a body
+// over the backend's own limit resets the connection), so it only counts toward `down` when the
+// requests of `downAfterFailures` different callers failed so in a row (one caller's failures count
+// once: a single client cannot mark a backend down for everyone); the transport also probes at once
+// on a first failure, and a failed probe is down.
 import type { Logger } from '../../observability/logger.ts'
 import type { JsonObject } from '../../protocol/jsonrpc.ts'
 import { ERA, type BackendStatus, type Era } from '../backend.ts'
@@ -13,6 +20,8 @@ export interface BackendStateOptions {
   // Why it is down before the first probe has decided.
   initialReason: string
   onStatus?: (status: BackendStatus) => void
+  // How many different callers' requests must fail to connect in a row to make it down (default 1).
+  downAfterFailures?: number
 }
 
 export interface UpVerdict {
@@ -38,6 +47,8 @@ export class BackendState {
   #reason: string | undefined
   #protocolVersion: string | undefined
   #capabilities: JsonObject = {}
+  // Callers whose requests failed to connect since the last answer.
+  readonly #failingCallers = new Set<string>()
 
   constructor(options: BackendStateOptions) {
     this.#options = options
@@ -76,6 +87,7 @@ export class BackendState {
     this.#up = true
     this.#decided = true
     this.#reason = undefined
+    this.recordSuccess()
     if (!wasUp) this.#log('info', fields, 'backend up')
     this.#publish()
   }
@@ -90,6 +102,19 @@ export class BackendState {
     this.#reason = reason
     if (!wasDown) this.#log('warn', { reason, ...verdict.fields }, 'backend down')
     this.#publish()
+  }
+
+  // A request of `caller` failed to reach the backend (refused, reset, closed). True when this makes
+  // `downAfterFailures` different callers in a row: the transport then marks it down.
+  recordFailure(caller: string): boolean {
+    if (!this.#up) return false
+    this.#failingCallers.add(caller)
+    return this.#failingCallers.size >= (this.#options.downAfterFailures ?? 1)
+  }
+
+  // A request got an answer (any JSON-RPC reply): the run of failures is over.
+  recordSuccess(): void {
+    this.#failingCallers.clear()
   }
 
   // The gateway itself ends the backend: down, but nothing went wrong (not logged as a failure).

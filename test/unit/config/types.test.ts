@@ -15,6 +15,7 @@ interface HttpContract {
   readonly headers: Record<string, string>
   readonly connections: number
   readonly maxReplyBytes: number
+  readonly downAfterFailures: number
 }
 
 interface StdioContract {
@@ -62,7 +63,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   const cases: Array<[string, object, string[]]> = [
     ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'listPageSize', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs']],
-    ['http backend', result.config.backends[0], ['connections', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
+    ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
   for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)

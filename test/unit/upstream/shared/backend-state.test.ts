@@ -75,3 +75,28 @@ t.test('onStatus → after every change; a throwing listener is logged, not thro
   t.doesNotThrow(() => failing.state.setUp(MODERN))
   t.match(failing.lines.at(-1), { level: 'error', msg: 'backend status listener failed', fields: { backend: 'b', err: { message: 'listener bug' } } })
 })
+
+// Outlier detection: one client's failing requests never make a backend down; several clients'
+// failures in a row do; any answer ends the run.
+t.test('recordFailure → true only at downAfterFailures different callers in a row', async (t) => {
+  const logger = { debug() {}, info() {}, warn() {}, error() {}, child: () => logger } as unknown as Logger
+  const cases: Array<{ name: string; threshold: number; steps: string[]; verdicts: boolean[] }> = [
+    { name: 'one caller failing 10 times, threshold 3 → never', threshold: 3, steps: Array(10).fill('a'), verdicts: Array(10).fill(false) },
+    { name: 'callers a, b, c in a row, threshold 3 → at c', threshold: 3, steps: ['a', 'b', 'c'], verdicts: [false, false, true] },
+    { name: 'a, a, b, b, c → at c (repeats count once)', threshold: 3, steps: ['a', 'a', 'b', 'b', 'c'], verdicts: [false, false, false, false, true] },
+    { name: 'a, b, success, c → never (the run was broken)', threshold: 3, steps: ['a', 'b', 'ok', 'c'], verdicts: [false, false, false, false] },
+    { name: 'threshold 1 → at the first failure', threshold: 1, steps: ['a'], verdicts: [true] },
+  ]
+  for (const { name, threshold, steps, verdicts } of cases) {
+    const state = new BackendState({ name: 'b', transport: 'http', logger, initialReason: 'x', downAfterFailures: threshold })
+    state.setUp(MODERN)
+    const seen = steps.map((caller) => (caller === 'ok' ? (state.recordSuccess(), false) : state.recordFailure(caller)))
+    t.same(seen, verdicts, name)
+  }
+})
+
+t.test('recordFailure while down → false (already down; the probe decides the way back)', async (t) => {
+  const { state } = setup()
+  state.setDown('refused')
+  t.equal(state.recordFailure('a'), false)
+})
