@@ -49,7 +49,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   }
   const sealer = new Sealer(secret)
   const params = new UpstreamParamsBuilder(serverInfo)
-  const catalog = new Catalog(params)
+  const catalog = new Catalog(params, { minRefreshMs: config.limits.listRefreshMs })
   // HDR-11: a tool with invalid x-mcp-header annotations is dropped from tools/list, with a warning.
   const acceptTool = (tool: Record<string, unknown>, backend: string): boolean => {
     const check = readHeaderParams(tool)

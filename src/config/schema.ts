@@ -54,6 +54,14 @@ function checkBackends(backends: ReadonlyArray<Record<string, unknown>>, report:
   })
 }
 
+// What one client may cost the others (README "Limits"): each limit one entry, with its default.
+const LIMIT_SETTINGS = {
+  listRefreshMs: {
+    type: 'integer', default: 5_000, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_LIST_REFRESH_MS',
+    doc: 'an unknown tool or prompt name refetches that backend\'s list at most this often (names that missed are remembered per list)',
+  },
+} as const satisfies Settings
+
 export const GATEWAY_SETTINGS = {
   host: { type: 'string', default: '127.0.0.1', env: 'MCP_GATEWAY_HOST', doc: 'listen address (0.0.0.0 in a container)' },
   port: { type: 'integer', default: 8080, max: 65_535, env: 'MCP_GATEWAY_PORT', doc: 'listen port (0 = any free port)' },
@@ -78,6 +86,7 @@ export const GATEWAY_SETTINGS = {
   stateTtlMs: { type: 'integer', default: 600_000, min: 1000, env: 'MCP_GATEWAY_STATE_TTL_MS', doc: 'lifetime of sealed requestState and cursors' },
   namespaceSeparator: { type: 'string', default: '__', pattern: /^[A-Za-z0-9_.-]{1,4}$/, doc: 'gateway name = namespace + separator + name' },
   listPageSize: { type: 'integer', default: 500, min: 1, max: 100_000, doc: 'items per page of an aggregated list (pages span backends)' },
+  limits: { type: 'object', settings: LIMIT_SETTINGS, doc: 'what one client may cost the others (README "Limits")' },
   backends: {
     type: 'list',
     of: { type: 'variant', key: 'transport', variants: { http: HTTP_BACKEND, stdio: STDIO_BACKEND }, doc: 'one MCP server behind the gateway' },

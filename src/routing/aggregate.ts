@@ -19,6 +19,31 @@ export interface AggregateDeps {
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   // Items per gateway page; a listing spans backends (PAGE-1: the server picks the size).
   pageSize: number
+  // The merged lists of the current catalog generation (absent: merged on every call).
+  merged?: MergedLists
+}
+
+// One kind's merged list, valid while the catalog's lists it was merged from are the current ones:
+// the generation is the identity of those lists (a refetch or an invalidation replaces them). Paging
+// a large list then merges and hashes it once, not once per page.
+interface MergedList {
+  sources: ReadonlyArray<CachedList | undefined>
+  items: JsonObject[]
+  digest?: string
+}
+
+export class MergedLists {
+  readonly #byKind = new Map<ListKind['id'], MergedList>()
+
+  // The merged items of these contributions, merged only when a list changed.
+  get(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): MergedList {
+    const sources = contributions.map((c) => c.list)
+    const cached = this.#byKind.get(kind.id)
+    if (cached && cached.sources.length === sources.length && cached.sources.every((list, i) => list === sources[i])) return cached
+    const merged = { sources, items: mergeItems(deps, kind, contributions) }
+    this.#byKind.set(kind.id, merged)
+    return merged
+  }
 }
 
 const EMPTY_HINTS: CacheHints = { ttlMs: 0, cacheScope: 'private' }
@@ -64,11 +89,9 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
   return out
 }
 
-// The whole merged list in stable order (backends in configured order, first name wins), with
-// hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
-function mergeLists(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): { items: JsonObject[]; hints: CacheHints } {
-  const hints = mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
-  return { items: mergeItems(deps, kind, contributions), hints }
+// Hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
+function mergeHints(deps: AggregateDeps, contributions: Contribution[]): CacheHints {
+  return mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
 }
 
 // PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list
@@ -90,12 +113,15 @@ function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): { off
 
 export async function listAggregated(deps: AggregateDeps, kind: ListKind, params: JsonObject): Promise<JsonObject> {
   const cursor = openCursor(deps, kind, params.cursor)
-  const merged = mergeLists(deps, kind, await fetchLists(deps, kind))
+  const contributions = await fetchLists(deps, kind)
+  // The whole merged list in stable order (backends in configured order, first name wins).
+  const merged = deps.merged?.get(deps, kind, contributions) ?? { sources: [], items: mergeItems(deps, kind, contributions) }
+  const hints = mergeHints(deps, contributions)
   const paged = params.cursor !== undefined || merged.items.length > deps.pageSize
-  const digest = paged ? listDigest(kind, merged.items) : undefined
+  const digest = paged ? (merged.digest ??= listDigest(kind, merged.items)) : undefined
   if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed; start again without a cursor')
   const end = cursor.offset + deps.pageSize
-  const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: merged.hints.ttlMs, cacheScope: merged.hints.cacheScope }
+  const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: hints.ttlMs, cacheScope: hints.cacheScope }
   if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest })
   return result
 }

@@ -1,5 +1,8 @@
 // Per-backend cache of tools/prompts/resources/templates, honouring each backend's ttlMs
-// (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9).
+// (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9). A
+// name missing from a list is refetched for at most once per `minRefreshMs`, and a name that
+// missed in a list is remembered with it (negative caching), so invented names cannot make the
+// gateway refetch (and re-parse) a large list per call; the old copy serves until the new one is in.
 import { BackendError, type Backend } from '../upstream/backend.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { readCacheHints, type CacheHints } from '../protocol/result.ts'
@@ -8,6 +11,9 @@ import { UriTemplateMatcher } from './uri-template.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 
 export const MAX_UPSTREAM_PAGES = 100
+export const DEFAULT_MIN_REFRESH_MS = 5_000
+// Names remembered as missing from one list; past this the memory starts over.
+const MAX_MISSES = 10_000
 
 export interface CachedList {
   items: JsonObject[]
@@ -15,6 +21,14 @@ export interface CachedList {
   fetchedAt: number
   // Lookup by name or URI, built on first use (routing hot path).
   index?: Map<string, JsonObject>
+  // Names looked up and not found in this very list (negative cache).
+  misses?: Set<string>
+}
+
+export interface CatalogOptions {
+  now?: () => number
+  // A list is refetched for a name it lacks only when it is at least this old.
+  minRefreshMs?: number
 }
 
 export function findItem(list: CachedList, key: 'name' | 'uri', value: string): JsonObject | undefined {
@@ -25,6 +39,12 @@ export function findItem(list: CachedList, key: 'name' | 'uri', value: string): 
   return list.index.get(value)
 }
 
+function noteMiss(list: CachedList, name: string): void {
+  list.misses ??= new Set()
+  if (list.misses.size >= MAX_MISSES) list.misses.clear()
+  list.misses.add(name)
+}
+
 export class Catalog {
   // Compiled resource templates, for routing by URI (compiled once, not per request).
   readonly templates = new UriTemplateMatcher()
@@ -32,10 +52,12 @@ export class Catalog {
   readonly #inflight = new Map<string, Promise<CachedList>>()
   readonly #params: UpstreamParamsBuilder
   readonly #now: () => number
+  readonly #minRefreshMs: number
 
-  constructor(params: UpstreamParamsBuilder, now: () => number = Date.now) {
+  constructor(params: UpstreamParamsBuilder, options: CatalogOptions = {}) {
     this.#params = params
-    this.#now = now
+    this.#now = options.now ?? Date.now
+    this.#minRefreshMs = options.minRefreshMs ?? DEFAULT_MIN_REFRESH_MS
   }
 
   // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy. A list
@@ -44,14 +66,20 @@ export class Catalog {
     const key = `${backend.name}\u0000${kind.id}`
     const cached = this.#entries.get(key)
     if (cached && (options.allowStale || this.#isFresh(cached))) return cached
-    let pending = this.#inflight.get(key)
-    if (!pending) {
-      pending = this.#fetchAll(backend, kind).finally(() => this.#inflight.delete(key))
-      this.#inflight.set(key, pending)
+    return this.#fetch(backend, kind)
+  }
+
+  // CACHE-9: `list` lacks `name`, which may be news: the list refetched (shared with concurrent
+  // callers), unless the name already missed in this list or the list is younger than
+  // minRefreshMs. Resolves with the list to look in again, or undefined when nothing was refetched.
+  async refreshForMiss(backend: Backend, kind: ListKind, list: CachedList, name: string): Promise<CachedList | undefined> {
+    if (list.misses?.has(name) || this.#now() - list.fetchedAt < this.#minRefreshMs) {
+      noteMiss(list, name)
+      return undefined
     }
-    const list = await pending
-    this.#entries.set(key, list)
-    return list
+    const fresh = await this.#fetch(backend, kind)
+    if (!findItem(fresh, 'name', name)) noteMiss(fresh, name)
+    return fresh
   }
 
   peek(backend: Backend, kind: ListKind): CachedList | undefined {
@@ -67,6 +95,20 @@ export class Catalog {
 
   remainingTtl(list: CachedList): number {
     return Math.max(0, Math.floor(list.fetchedAt + list.hints.ttlMs - this.#now()))
+  }
+
+  // One fetch per backend and kind at a time; the fetched list replaces the cached one.
+  async #fetch(backend: Backend, kind: ListKind): Promise<CachedList> {
+    const key = `${backend.name}\u0000${kind.id}`
+    let pending = this.#inflight.get(key)
+    if (!pending) {
+      pending = this.#fetchAll(backend, kind).then((list) => {
+        this.#entries.set(key, list)
+        return list
+      }).finally(() => this.#inflight.delete(key))
+      this.#inflight.set(key, pending)
+    }
+    return pending
   }
 
   #isFresh(list: CachedList): boolean {

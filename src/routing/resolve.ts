@@ -62,9 +62,9 @@ async function findNamed(lookup: Lookup, entry: BackendEntry, name: string): Pro
   const stale = await fetchList(lookup, entry, true)
   const found = stale && findItem(stale, 'name', name)
   if (found || !stale) return found
-  // CACHE-9: an unknown name is evidence of change: refetch once.
-  lookup.catalog.invalidate(entry.backend.name, lookup.kind.id)
-  const fresh = await fetchList(lookup, entry, false)
+  // CACHE-9: an unknown name is evidence of change: refetch once, within the catalog's limits
+  // (negative cache, minimum refresh interval), without dropping the cached copy meanwhile.
+  const fresh = await lookup.catalog.refreshForMiss(entry.backend, lookup.kind, stale, name).catch((err: unknown) => lookup.failures.keep(err))
   return fresh && findItem(fresh, 'name', name)
 }
 

@@ -7,7 +7,7 @@ import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError } from '../upstream/backend.ts'
-import { listAggregated } from './aggregate.ts'
+import { listAggregated, MergedLists, type AggregateDeps } from './aggregate.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { buildCapabilities, buildDiscoverResult } from './discover.ts'
@@ -101,6 +101,8 @@ interface Forward {
 export class Router {
   readonly #headerParams = new WeakMap<JsonObject, HeaderParamsResult>()
   readonly #deps: RouterDeps
+  // What aggregation needs, with the merged lists of the current catalog generation.
+  readonly #aggregate: AggregateDeps
   readonly #bridge: Bridge
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
   // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
@@ -108,6 +110,7 @@ export class Router {
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
+    this.#aggregate = { ...deps, merged: new MergedLists() }
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
   }
@@ -139,7 +142,7 @@ export class Router {
     }
     if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
-    if (kind) return this.#complete(valid, await listAggregated(this.#deps, kind, valid.params))
+    if (kind) return this.#complete(valid, await listAggregated(this.#aggregate, kind, valid.params))
     const forward = await this.#target(valid, ctx)
     return this.#forward(valid, forward, ctx)
   }

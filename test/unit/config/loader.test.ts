@@ -141,7 +141,7 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_ALLOWED_HOSTS', 'allowedHosts'], ['MCP_GATEWAY_ALLOWED_ORIGINS', 'allowedOrigins'],
     ['MCP_GATEWAY_MAX_BODY_BYTES', 'maxBodyBytes'], ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs'],
     ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_SECRET_FILE', 'stateSecret'],
-    ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'],
+    ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'], ['MCP_GATEWAY_LIMITS_LIST_REFRESH_MS', 'limits.listRefreshMs'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

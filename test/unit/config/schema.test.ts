@@ -22,6 +22,7 @@ t.test('{} → every default', async (t) => {
     stateTtlMs: 600_000,
     namespaceSeparator: '__',
     listPageSize: 500,
+    limits: { listRefreshMs: 5_000 },
     backends: [],
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')

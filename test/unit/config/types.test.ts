@@ -43,6 +43,9 @@ interface GatewayContract {
   readonly stateTtlMs: number
   readonly namespaceSeparator: string
   readonly listPageSize: number
+  readonly limits: {
+    readonly listRefreshMs: number
+  }
   readonly backends: Array<HttpContract | StdioContract>
 }
 
@@ -61,7 +64,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'listPageSize', 'logLevel', 'maxBodyBytes',
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'limits', 'listPageSize', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],

@@ -6,7 +6,7 @@ import t from 'tap'
 import { pino } from 'pino'
 import { GatewayError } from '../../../src/errors.ts'
 import type { JsonObject } from '../../../src/protocol/jsonrpc.ts'
-import { listAggregated, type AggregateDeps } from '../../../src/routing/aggregate.ts'
+import { listAggregated, MergedLists, type AggregateDeps } from '../../../src/routing/aggregate.ts'
 import { BackendSet, type BackendEntry } from '../../../src/routing/backend-set.ts'
 import { Catalog } from '../../../src/routing/catalog.ts'
 import { listKind } from '../../../src/routing/list-kinds.ts'
@@ -141,4 +141,24 @@ t.test('hints → the shortest remaining ttlMs, private if any part is (CACHE-12
   const page = await listAggregated(deps, TOOLS, {})
   t.equal(page.cacheScope, 'private')
   t.ok(typeof page.ttlMs === 'number' && page.ttlMs <= 5_000 && page.ttlMs > 0, `ttlMs ${page.ttlMs} → at most the private part's 5000`)
+})
+
+// A large list is merged (names mapped, tools checked, digest computed) once per catalog
+// generation, not once per page: 20 pages of 2,000 tools check each tool once.
+t.test('paging a large list with MergedLists → merged once per generation; a changed list is merged again', async (t) => {
+  const list = tools(...Array.from({ length: 2_000 }, (_, i) => `t${i}`))
+  const a = createFakeBackend('a', { lists: { tools: list } })
+  const { deps } = setup([named(a, 'a')], 100)
+  let checked = 0
+  const counted: AggregateDeps = { ...deps, merged: new MergedLists(), acceptTool: () => (checked++, true) }
+  const pages = await listAll(counted)
+  t.equal(pages.length, 20, '20 pages')
+  t.equal(pages.flat().length, 2_000, 'every tool once')
+  t.equal(checked, 2_000, 'each tool checked once over all 20 pages')
+  const first = await listAggregated(counted, TOOLS, {})
+  t.equal(checked, 2_000, 'the same generation again → nothing merged')
+  list.splice(0, 1, { name: 'changed' })
+  counted.catalog.invalidate('a')
+  await t.rejects(listAggregated(counted, TOOLS, { cursor: first.nextCursor }), { code: 'MCP_GATEWAY_CURSOR_INVALID' }, 'a new generation → merged again, old cursors invalid')
+  t.equal(checked, 4_000, 'merged once more for the new generation')
 })

@@ -26,8 +26,17 @@ function failing(name: string, how: Failure, options: FakeBackendOptions = {}): 
   return backend
 }
 
-function deps(...entries: BackendEntry[]): ResolveDeps {
-  return { backends: new BackendSet(entries, '__'), catalog: new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })) }
+const MIN_REFRESH_MS = 5_000
+
+// `clock.now` is the catalog's time: tests move it instead of waiting.
+function deps(...entries: BackendEntry[]): ResolveDeps & { clock: { now: number } } {
+  const clock = { now: 1_000_000 }
+  const catalog = new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' }), { now: () => clock.now, minRefreshMs: MIN_REFRESH_MS })
+  return { backends: new BackendSet(entries, '__'), catalog, clock }
+}
+
+function listFetches(backend: FakeBackend): number {
+  return backend.calls.filter((call) => call.method === 'tools/list').length
 }
 
 // What a lookup settles to, for comparing: the owner's name, or the error's code/reason and backend.
@@ -71,10 +80,30 @@ t.test('resolveName: a bug in a backend (not a BackendError) → goes up unchang
   await t.rejects(resolveName(deps(entryOf(failing('buggy', 'bug'))), { kind: 'tools', name: 'echo' }), TypeError)
 })
 
+t.test('resolveName: an unknown name → refetched at most once per minRefreshMs, and a name that missed is remembered', async (t) => {
+  const lists: Record<string, JsonObject[]> = { tools: [{ name: 'echo' }] }
+  const backend = createFakeBackend('a', { lists })
+  const d = deps(entryOf(backend))
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'a' }, 'first lookup fetches')
+  for (let i = 0; i < 50; i++) await resolveName(d, { kind: 'tools', name: `invented-${i}` }).catch(() => undefined)
+  t.equal(listFetches(backend), 1, '50 invented names within minRefreshMs → no refetch')
+  d.clock.now += MIN_REFRESH_MS
+  lists.tools = [{ name: 'echo' }, { name: 'added' }]
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'added' })), { owner: 'a' }, 'past minRefreshMs, a new name → refetched and found (CACHE-9)')
+  t.equal(listFetches(backend), 2)
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'nope' })), { code: 'MCP_GATEWAY_TOOL_UNKNOWN' }, 'a name missing right after → unknown, not refetched')
+  d.clock.now += MIN_REFRESH_MS
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'nope' })), { code: 'MCP_GATEWAY_TOOL_UNKNOWN' }, 'the same name later → remembered as missing from this list')
+  t.equal(listFetches(backend), 2, 'negative cache: no refetch for a name that already missed in this list')
+  await Promise.all(Array.from({ length: 20 }, (_, i) => resolveName(d, { kind: 'tools', name: `burst-${i}` }).catch(() => undefined)))
+  t.equal(listFetches(backend), 3, '20 new names at once, past minRefreshMs → one shared refetch')
+})
+
 t.test('resolveName: stale list without the name → refetched once (CACHE-9); a failed refetch is the failure', async (t) => {
   const backend = createFakeBackend('a', { lists: TOOL })
   const d = deps(entryOf(backend))
   t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'a' }, 'cached')
+  d.clock.now += MIN_REFRESH_MS
   backend.request = async () => {
     throw new BackendError('a', 'unreachable', 'connect ECONNREFUSED')
   }
