@@ -58,13 +58,14 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   }
   const router = new Router({
     backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize,
-    replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend),
+    replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
   })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, logger)
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
+  app.metrics.limits.setGauges({ queued: () => router.queued(), replyBytes: () => 0 })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
   // failure of probing or of hub.start is logged, never left an unhandled rejection.
   app.addHook('onReady', async () => {

@@ -64,6 +64,10 @@ export const ERRORS = {
   MCP_GATEWAY_UPSTREAM_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend timed out' },
   MCP_GATEWAY_UPSTREAM_BAD_REPLY: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend sent an invalid reply' },
   MCP_GATEWAY_UPSTREAM_CLOSED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend connection closed' },
+  // README "Limits": a gateway limit refused the call or stopped its reply (in band, naming the backend)
+  MCP_GATEWAY_LIMIT_QUEUE_FULL: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Too many calls waiting for this backend' },
+  MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'No free slot for this backend in time' },
+  MCP_GATEWAY_LIMIT_REPLY_BUDGET: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Gateway reply memory budget exhausted' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },
 } as const satisfies Record<string, CatalogEntry>
 
@@ -76,6 +80,9 @@ export const UPSTREAM_FAILURE_CODES = {
   bad_reply: 'MCP_GATEWAY_UPSTREAM_BAD_REPLY',
   closed: 'MCP_GATEWAY_UPSTREAM_CLOSED',
   aborted: 'MCP_GATEWAY_UPSTREAM_CLOSED',
+  queue_full: 'MCP_GATEWAY_LIMIT_QUEUE_FULL',
+  queue_timeout: 'MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT',
+  reply_budget: 'MCP_GATEWAY_LIMIT_REPLY_BUDGET',
 } as const satisfies Record<import('./upstream/backend.ts').BackendFailure, ErrorCode>
 
 // HTTP-16: the status of an error answered in band (after dispatch, or on an open stream).

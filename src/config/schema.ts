@@ -22,7 +22,7 @@ const HTTP_BACKEND = {
   ...BACKEND_COMMON,
   url: { type: 'string', pattern: /^https?:\/\//, patternProblem: 'must be an http:// or https:// URL', doc: 'its MCP endpoint' },
   headers: { type: 'stringMap', doc: 'sent to this backend only (its own credentials; never the client\'s, AUTH-8)' },
-  connections: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'undici pool size' },
+  connections: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'calls in flight to this backend at once (its undici pool, plus a few connections for probes and list fetches); more wait in the fair queue' },
   maxReplyBytes: { type: 'integer', default: 64 * 1024 * 1024, min: 1024, doc: 'largest reply body accepted (a larger one is a bad reply)' },
   downAfterFailures: {
     type: 'integer', default: 3, min: 1, max: 1000,
@@ -37,6 +37,7 @@ const STDIO_BACKEND = {
   env: { type: 'stringMap', doc: 'the child\'s whole environment: nothing of the gateway\'s own leaks in unless listed' },
   cwd: { type: 'string', optional: true, doc: 'the child\'s working directory' },
   maxLineBytes: { type: 'integer', default: 4 * 1024 * 1024, min: 1024, doc: 'longest stdout line accepted (longer ones are skipped)' },
+  concurrency: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'calls in flight to the child at once; more wait in the fair queue (README "Limits")' },
 } as const satisfies Settings
 
 // Names from two backends under one non-empty namespace could collide: refused at start. Both
@@ -56,6 +57,18 @@ function checkBackends(backends: ReadonlyArray<Record<string, unknown>>, report:
 
 // What one client may cost the others (README "Limits"): each limit one entry, with its default.
 const LIMIT_SETTINGS = {
+  callsPerClient: {
+    type: 'integer', default: 16, min: 1, max: 10_000, env: 'MCP_GATEWAY_LIMITS_CALLS_PER_CLIENT',
+    doc: 'calls one client may have in flight to one backend; more wait in that client\'s own queue, served round robin with the others',
+  },
+  queuedCalls: {
+    type: 'integer', default: 256, min: 0, max: 1_000_000, env: 'MCP_GATEWAY_LIMITS_QUEUED_CALLS',
+    doc: 'calls waiting for one backend, all clients together; when full, the client with the longest queue loses its newest call',
+  },
+  queueTimeoutMs: {
+    type: 'integer', default: 10_000, min: 1, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_QUEUE_TIMEOUT_MS',
+    doc: 'longest wait for a free slot; the call\'s own timeoutMs starts when it is sent',
+  },
   listRefreshMs: {
     type: 'integer', default: 5_000, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_LIST_REFRESH_MS',
     doc: 'an unknown tool or prompt name refetches that backend\'s list at most this often (names that missed are remembered per list)',

@@ -1,8 +1,9 @@
 // Dispatch (G2 step 5): gateway-owned methods answer from the catalog; routed methods go to the
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
-import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../errors.ts'
-import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import { GatewayError } from '../errors.ts'
+import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
@@ -21,6 +22,7 @@ import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderPara
 import { getProgressToken, META } from '../protocol/meta.ts'
 import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
+import { createSchedulers, type CallLimits, type CallScheduler } from './call-scheduler.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -37,7 +39,13 @@ export interface RouterDeps {
   replays: ReplayStore
   // Every refusal by a gateway limit is counted (mcp_gateway_limit_refusals_total).
   countRefusal?: (limit: LimitName, backend: string) => void
+  // Per-client concurrency, queue length and wait of the calls to each backend.
+  limits: CallLimits
 }
+
+// The client key of a call whose transport did not say who called.
+const UNKNOWN_CLIENT = 'unknown'
+const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
 
 // Methods that exist only while some backend offers their capability (tools are always declared).
 const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
@@ -49,33 +57,7 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['completion/complete', 'completions'],
 ])
 
-// What the router hands back to the transport: a result, or an error with the HTTP status it gets
-// when nothing has been streamed yet (otherwise it goes in band, HTTP-16).
-export type RouteReply =
-  | { ok: true; result: JsonObject }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend' }
-
-export function replyFromGatewayError(err: GatewayError): RouteReply {
-  return { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
-}
-
-// ERR-7: a gateway-origin failure toward a backend names it and says the gateway produced it.
-export function replyFromBackendError(err: BackendError): RouteReply {
-  const data = { [ORIGIN_KEY]: 'gateway', backend: err.backend, reason: err.reason }
-  return replyFromGatewayError(new GatewayError(UPSTREAM_FAILURE_CODES[err.reason], `${err.backend}: ${err.message}`, { data, cause: err }))
-}
-
-// G11: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
-// catalogue says (ERR-5, E15, ERR-8).
-export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
-  const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
-  const passed = rewrite === undefined ? error : {
-    code: rewrite.rpcCode,
-    message: error.message,
-    data: { ...(isJsonObject(error.data) ? error.data : {}), [rewrite.dataParam]: params[rewrite.dataParam] },
-  }
-  return { ok: false, error: passed, httpStatus: BACKEND_ERROR_STATUS.get(passed.code) ?? IN_BAND_HTTP_STATUS, origin: 'backend' }
-}
+export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
 
 export interface CallContext {
   signal: AbortSignal
@@ -104,6 +86,7 @@ export class Router {
   // What aggregation needs, with the merged lists of the current catalog generation.
   readonly #aggregate: AggregateDeps
   readonly #bridge: Bridge
+  readonly #schedulers: Map<string, CallScheduler>
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
   // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
@@ -111,8 +94,14 @@ export class Router {
   constructor(deps: RouterDeps) {
     this.#deps = deps
     this.#aggregate = { ...deps, merged: new MergedLists() }
+    this.#schedulers = createSchedulers(deps.backends.entries, deps.limits)
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
+  }
+
+  // Calls waiting for a slot, per backend (mcp_gateway_queued_calls).
+  queued(): Array<{ backend: string; calls: number }> {
+    return [...this.#schedulers.values()].map((scheduler) => ({ backend: scheduler.backend, calls: scheduler.queued }))
   }
 
   // Held MRTR bridge calls end with the gateway (before the backends close).
@@ -127,6 +116,7 @@ export class Router {
       if (err instanceof GatewayError) return replyFromGatewayError(err)
       if (err instanceof BackendError) {
         ctx.backend ??= err.backend
+        if (LIMIT_REASONS.has(err.reason)) this.#deps.countRefusal?.(err.reason as LimitName, err.backend)
         return replyFromBackendError(err)
       }
       throw err
@@ -250,8 +240,12 @@ export class Router {
     const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, client: ctx.client }
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
     const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
+    // Fair scheduling (README "Limits"): the wait for a slot is not part of the call's timeout.
+    const scheduler = this.#schedulers.get(backend.name)!
+    const client = ctx.client ?? UNKNOWN_CLIENT
     if (!bridgeable) {
-      return backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification }).then((reply) => ({ kind: 'reply', reply }))
+      const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
+      return scheduler.run(client, ctx.signal, send).then((reply) => ({ kind: 'reply', reply }))
     }
     const capabilities = valid.meta[META.clientCapabilities]
     const attachment = {
@@ -260,7 +254,8 @@ export class Router {
     }
     if (forward.resume) return this.#bridge.resume(forward.resume, attachment, valid.params.inputResponses)
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
-    return this.#bridge.open((hooks) => backend.request({ ...upstream, ...hooks }), attachment, log)
+    // A held call keeps its slot while it waits for the client's input: it is a backend request.
+    return this.#bridge.open((hooks) => scheduler.run(client, hooks.signal, () => backend.request({ ...upstream, ...hooks })), attachment, log)
   }
 
   // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and

@@ -77,6 +77,10 @@ export const BACKEND_FAILURE = {
   badReply: 'bad_reply',
   closed: 'closed',
   aborted: 'aborted',
+  // Gateway limits (README "Limits"): the call was refused or failed before the backend answered.
+  queueFull: 'queue_full',
+  queueTimeout: 'queue_timeout',
+  replyBudget: 'reply_budget',
 } as const
 export type BackendFailure = (typeof BACKEND_FAILURE)[keyof typeof BACKEND_FAILURE]
 

@@ -168,10 +168,10 @@ export class RawMcpClient {
 
 // A raw client with its own connection pool, closed at teardown (no socket outlives the test).
 // `localAddress` binds its connections to that source address (127.0.0.2 …): to the gateway, a
-// different client (limits are per client address until authentication is on).
-export function createRawClient(t: TeardownHost, url: string, options: { localAddress?: string; connections?: number } = {}): RawMcpClient {
-  const connect = options.localAddress === undefined ? undefined : { localAddress: options.localAddress }
-  const agent = new Agent({ keepAliveTimeout: 1_000, connect, connections: options.connections })
+// different client (limits are per client address until authentication is on). undici takes it as
+// the pool's `localAddress`: `connect: { localAddress }` is overridden by the pool's own (none).
+export function createRawClient(t: TeardownHost, url: string, options: { localAddress?: string } = {}): RawMcpClient {
+  const agent = new Agent({ keepAliveTimeout: 1_000, localAddress: options.localAddress })
   t.teardown(() => agent.destroy())
   return new RawMcpClient(url, agent)
 }

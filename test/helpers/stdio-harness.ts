@@ -27,6 +27,7 @@ export function fixtureConfig(fixture: Fixture, overrides: Partial<StdioBackendC
     args: [new URL(`${fixture}.ts`, FIXTURES).pathname],
     env: {},
     maxLineBytes: 1_048_576,
+    concurrency: 64,
     ...overrides,
   }
 }

@@ -32,6 +32,9 @@ const MAX_EVENT_CHARS = 16 * 1024 * 1024
 // The caller of the gateway's own requests (list fetches, legacy listens) in outlier detection.
 const GATEWAY_CALLER = 'gateway'
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000
+// Beyond `connections` (the calls the fair scheduler lets through at once): connections for the
+// gateway's own probes, list fetches and legacy session requests, so they never queue behind calls.
+const CONTROL_CONNECTIONS = 4
 
 function isStreaming(response: Dispatcher.ResponseData | undefined): boolean {
   return response !== undefined && isEventStream(headerValue(response.headers['content-type']))
@@ -68,7 +71,7 @@ export class HttpBackend implements Backend {
     // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
     const timers = { headersTimeout: 0, bodyTimeout: 0 }
     // A backend's reply is bounded, so a runaway one cannot exhaust the gateway's memory.
-    this.#pool = new Pool(url.origin, { connections: config.connections, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
+    this.#pool = new Pool(url.origin, { connections: config.connections + CONTROL_CONNECTIONS, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
     this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
     this.#reprober = new Reprober(() => this.#probe())
     this.#state = new BackendState({

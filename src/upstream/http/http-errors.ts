@@ -35,6 +35,9 @@ const DESCRIPTIONS: Record<BackendFailure, string> = {
   bad_reply: 'backend sent an invalid reply',
   closed: 'backend closed the connection',
   aborted: 'request cancelled',
+  queue_full: 'too many calls waiting for this backend',
+  queue_timeout: 'no free slot for this backend in time',
+  reply_budget: 'the gateway\'s reply memory budget is exhausted',
 }
 
 export function toBackendError(backend: string, err: unknown, state: { aborted: boolean; timedOut: boolean }): BackendError {

@@ -141,7 +141,9 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_ALLOWED_HOSTS', 'allowedHosts'], ['MCP_GATEWAY_ALLOWED_ORIGINS', 'allowedOrigins'],
     ['MCP_GATEWAY_MAX_BODY_BYTES', 'maxBodyBytes'], ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs'],
     ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_SECRET_FILE', 'stateSecret'],
-    ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'], ['MCP_GATEWAY_LIMITS_LIST_REFRESH_MS', 'limits.listRefreshMs'],
+    ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'], ['MCP_GATEWAY_LIMITS_CALLS_PER_CLIENT', 'limits.callsPerClient'],
+    ['MCP_GATEWAY_LIMITS_QUEUED_CALLS', 'limits.queuedCalls'], ['MCP_GATEWAY_LIMITS_QUEUE_TIMEOUT_MS', 'limits.queueTimeoutMs'],
+    ['MCP_GATEWAY_LIMITS_LIST_REFRESH_MS', 'limits.listRefreshMs'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

@@ -28,6 +28,7 @@ interface StdioContract {
   readonly env: Record<string, string>
   readonly cwd?: string
   readonly maxLineBytes: number
+  readonly concurrency: number
 }
 
 interface GatewayContract {
@@ -44,6 +45,9 @@ interface GatewayContract {
   readonly namespaceSeparator: string
   readonly listPageSize: number
   readonly limits: {
+    readonly callsPerClient: number
+    readonly queuedCalls: number
+    readonly queueTimeoutMs: number
     readonly listRefreshMs: number
   }
   readonly backends: Array<HttpContract | StdioContract>
@@ -67,7 +71,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
     ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'limits', 'listPageSize', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
-    ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
+    ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
   for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)
 })

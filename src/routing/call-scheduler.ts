@@ -1,0 +1,197 @@
+// Fair scheduling of the calls to one backend, whatever its transport (README "Limits"): at most
+// `slots` calls in flight, at most `perClient` of them from one client; the others wait in one FIFO
+// queue per client, served round robin (a free slot goes to the waiting client served least
+// recently), so a client that floods waits behind itself, never in front of the others. At most `maxQueued` calls wait in all (when full, the longest queue sheds
+// its newest call), and none waits longer than `queueTimeoutMs` (apart from the call's own timeout,
+// which starts when the call is sent). Refusals are BackendErrors naming the backend.
+import type { BackendConfig } from '../config/types.ts'
+import { BackendError } from '../upstream/backend.ts'
+
+export interface CallSchedulerOptions {
+  backend: string
+  slots: number
+  perClient: number
+  maxQueued: number
+  queueTimeoutMs: number
+}
+
+interface Waiter {
+  client: string
+  signal: AbortSignal
+  timer: NodeJS.Timeout
+  start: () => void
+  fail: (err: BackendError) => void
+  onAbort: () => void
+}
+
+interface ClientCalls {
+  active: number
+  waiting: Waiter[]
+  // When it last got a slot (a counter): the least recent goes first.
+  servedAt: number
+}
+
+export class CallScheduler {
+  readonly #options: CallSchedulerOptions
+  readonly #clients = new Map<string, ClientCalls>()
+  // Clients with waiting calls.
+  readonly #waitingClients = new Set<ClientCalls>()
+  #served = 0
+  #active = 0
+  #queued = 0
+
+  constructor(options: CallSchedulerOptions) {
+    this.#options = options
+  }
+
+  get backend(): string {
+    return this.#options.backend
+  }
+
+  // Calls waiting for a slot now.
+  get queued(): number {
+    return this.#queued
+  }
+
+  // Runs `call` once a slot is free for `client`; the slot is held until it settles.
+  async run<T>(client: string, signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    await this.#acquire(client, signal)
+    try {
+      return await call()
+    } finally {
+      this.#release(client)
+    }
+  }
+
+  #acquire(client: string, signal: AbortSignal): Promise<void> {
+    const calls = this.#calls(client)
+    if (calls.waiting.length === 0 && this.#active < this.#options.slots && calls.active < this.#options.perClient) {
+      this.#take(calls)
+      return Promise.resolve()
+    }
+    if (signal.aborted) {
+      this.#forget(client)
+      return Promise.reject(this.#error('aborted', 'the client cancelled the call before it was sent'))
+    }
+    if (this.#queued >= this.#options.maxQueued && !this.#shed(calls)) {
+      this.#forget(client)
+      return Promise.reject(this.#error('queue_full', `${this.#options.maxQueued} calls are waiting for this backend already; retry later`))
+    }
+    return new Promise((resolve, reject) => this.#enqueue(calls, { client, signal, start: resolve, fail: reject }))
+  }
+
+  #enqueue(calls: ClientCalls, waiter: Pick<Waiter, 'client' | 'signal' | 'start' | 'fail'>): void {
+    const { queueTimeoutMs } = this.#options
+    const entry: Waiter = {
+      ...waiter,
+      timer: setTimeout(() => this.#drop(entry, this.#error('queue_timeout', `no free slot within ${queueTimeoutMs} ms`)), queueTimeoutMs),
+      onAbort: () => this.#drop(entry, this.#error('aborted', 'the client cancelled the call while it waited')),
+    }
+    entry.timer.unref()
+    waiter.signal.addEventListener('abort', entry.onAbort, { once: true })
+    this.#waitingClients.add(calls)
+    calls.waiting.push(entry)
+    this.#queued++
+  }
+
+  // The queue is full: the longest queue of another client gives up its newest call, if it is
+  // longer than this client's would be. False when this client's call is the one to refuse.
+  #shed(calls: ClientCalls): boolean {
+    let longest: ClientCalls | undefined
+    for (const other of this.#clients.values()) if (longest === undefined || other.waiting.length > longest.waiting.length) longest = other
+    if (longest === undefined || longest === calls || longest.waiting.length <= calls.waiting.length + 1) return false
+    const victim = longest.waiting[longest.waiting.length - 1]
+    this.#drop(victim, this.#error('queue_full', `the queue for this backend is full (${this.#options.maxQueued} calls); this client has the most waiting`))
+    return true
+  }
+
+  #drop(waiter: Waiter, err: BackendError): void {
+    const calls = this.#clients.get(waiter.client)
+    const at = calls?.waiting.indexOf(waiter) ?? -1
+    if (calls === undefined || at === -1) return
+    calls.waiting.splice(at, 1)
+    this.#settled(waiter)
+    this.#forget(waiter.client)
+    waiter.fail(err)
+  }
+
+  #release(client: string): void {
+    const calls = this.#clients.get(client)
+    if (calls !== undefined) calls.active--
+    this.#active--
+    this.#forget(client)
+    this.#dispatch()
+  }
+
+  // Fills free slots, one call per client in turn, skipping clients at their own limit.
+  #dispatch(): void {
+    while (this.#active < this.#options.slots) {
+      const calls = this.#nextClient()
+      if (calls === undefined) return
+      const waiter = calls.waiting.shift()!
+      if (calls.waiting.length === 0) this.#waitingClients.delete(calls)
+      this.#settled(waiter)
+      this.#take(calls)
+      waiter.start()
+    }
+  }
+
+  // The waiting client below its own limit that was served least recently.
+  #nextClient(): ClientCalls | undefined {
+    let next: ClientCalls | undefined
+    for (const calls of this.#waitingClients) {
+      if (calls.active < this.#options.perClient && (next === undefined || calls.servedAt < next.servedAt)) next = calls
+    }
+    return next
+  }
+
+  #settled(waiter: Waiter): void {
+    clearTimeout(waiter.timer)
+    waiter.signal.removeEventListener('abort', waiter.onAbort)
+    this.#queued--
+  }
+
+  #take(calls: ClientCalls): void {
+    calls.active++
+    calls.servedAt = ++this.#served
+    this.#active++
+  }
+
+  #calls(client: string): ClientCalls {
+    let calls = this.#clients.get(client)
+    if (calls === undefined) this.#clients.set(client, (calls = { active: 0, waiting: [], servedAt: 0 }))
+    return calls
+  }
+
+  // A client with nothing in flight and nothing waiting is forgotten (memory follows the clients
+  // active now: a returning client starts as never served).
+  #forget(client: string): void {
+    const calls = this.#clients.get(client)
+    if (calls === undefined || calls.waiting.length > 0) return
+    this.#waitingClients.delete(calls)
+    if (calls.active === 0) this.#clients.delete(client)
+  }
+
+  #error(reason: 'queue_full' | 'queue_timeout' | 'aborted', message: string): BackendError {
+    return new BackendError(this.#options.backend, reason, message)
+  }
+}
+
+// The limits every backend's scheduler shares (config `limits`).
+export interface CallLimits {
+  callsPerClient: number
+  queuedCalls: number
+  queueTimeoutMs: number
+}
+
+// One scheduler per backend; its slots are the backend's own concurrency (HTTP: `connections`,
+// stdio: `concurrency`).
+export function createSchedulers(entries: ReadonlyArray<{ config: BackendConfig }>, limits: CallLimits): Map<string, CallScheduler> {
+  return new Map(entries.map(({ config }) => [config.name, new CallScheduler({
+    backend: config.name,
+    slots: config.transport === 'http' ? config.connections : config.concurrency,
+    perClient: limits.callsPerClient,
+    maxQueued: limits.queuedCalls,
+    queueTimeoutMs: limits.queueTimeoutMs,
+  })]))
+}

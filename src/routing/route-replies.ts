@@ -1,0 +1,32 @@
+// What the router hands back to the transport (router.ts re-exports these): a result, or an error
+// with the HTTP status it gets when nothing has been streamed yet (otherwise in band, HTTP-16).
+import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../errors.ts'
+import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
+import { isJsonObject } from '../protocol/jsonrpc.ts'
+import type { BackendError } from '../upstream/backend.ts'
+
+export type RouteReply =
+  | { ok: true; result: JsonObject }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend' }
+
+export function replyFromGatewayError(err: GatewayError): RouteReply {
+  return { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+}
+
+// ERR-7: a gateway-origin failure toward a backend names it and says the gateway produced it.
+export function replyFromBackendError(err: BackendError): RouteReply {
+  const data = { [ORIGIN_KEY]: 'gateway', backend: err.backend, reason: err.reason }
+  return replyFromGatewayError(new GatewayError(UPSTREAM_FAILURE_CODES[err.reason], `${err.backend}: ${err.message}`, { data, cause: err }))
+}
+
+// G11: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
+// catalogue says (ERR-5, E15, ERR-8).
+export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
+  const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
+  const passed = rewrite === undefined ? error : {
+    code: rewrite.rpcCode,
+    message: error.message,
+    data: { ...(isJsonObject(error.data) ? error.data : {}), [rewrite.dataParam]: params[rewrite.dataParam] },
+  }
+  return { ok: false, error: passed, httpStatus: BACKEND_ERROR_STATUS.get(passed.code) ?? IN_BAND_HTTP_STATUS, origin: 'backend' }
+}
