@@ -24,7 +24,8 @@ export interface BoundedReply {
 }
 
 export class AuthHttpError extends Error {
-  readonly code: 'too_large' | 'timeout' | 'failed'
+  // unreachable: no connection or no reply; bad_reply: a reply that cannot be used.
+  readonly code: 'unreachable' | 'timeout' | 'too_large' | 'bad_reply'
   constructor(code: AuthHttpError['code'], message: string, options?: { cause?: unknown }) {
     super(message, options)
     this.name = 'AuthHttpError'
@@ -68,8 +69,8 @@ export async function requestBounded(dispatcher: Dispatcher, request: BoundedReq
     return { status: response.statusCode, contentType: firstHeader(response.headers['content-type']), text }
   } catch (err) {
     if (err instanceof AuthHttpError) throw err
-    const code = deadline.aborted ? 'timeout' : 'failed'
-    throw new AuthHttpError(code, `${url.origin}${url.pathname}: ${code === 'timeout' ? 'no answer in time' : 'request failed'}`, { cause: err })
+    const code = deadline.aborted ? 'timeout' : 'unreachable'
+    throw new AuthHttpError(code, `${url.origin}${url.pathname}: ${code === 'timeout' ? 'no answer in time' : 'cannot be reached'}`, { cause: err })
   }
 }
 

@@ -42,8 +42,8 @@ export async function postForm(dispatcher: Dispatcher, post: FormPost): Promise<
   try {
     body = JSON.parse(reply.text)
   } catch (err) {
-    throw new AuthHttpError('failed', `${new URL(post.url).origin}: HTTP ${reply.status} reply is not JSON`, { cause: err })
+    throw new AuthHttpError('bad_reply', `${new URL(post.url).origin}: HTTP ${reply.status} reply is not JSON`, { cause: err })
   }
-  if (!isJsonObject(body)) throw new AuthHttpError('failed', `${new URL(post.url).origin}: HTTP ${reply.status} reply is not a JSON object`)
+  if (!isJsonObject(body)) throw new AuthHttpError('bad_reply', `${new URL(post.url).origin}: HTTP ${reply.status} reply is not a JSON object`)
   return { status: reply.status, body }
 }

@@ -38,7 +38,8 @@ export async function requestToken(dispatcher: Dispatcher, request: TokenRequest
   try {
     reply = await postForm(dispatcher, { url: request.tokenUrl, client: request.client, params: request.params })
   } catch (err) {
-    const failure = err instanceof AuthHttpError && err.code !== 'failed' ? CREDENTIAL_FAILURE.unreachable : CREDENTIAL_FAILURE.badReply
+    const reached = err instanceof AuthHttpError && (err.code === 'too_large' || err.code === 'bad_reply')
+    const failure = reached ? CREDENTIAL_FAILURE.badReply : CREDENTIAL_FAILURE.unreachable
     throw new CredentialError(failure, `token endpoint ${origin}: ${err instanceof Error ? err.message : 'failed'}`, { cause: err })
   }
   const body = reply.body
