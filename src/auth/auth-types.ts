@@ -1,5 +1,10 @@
-// The authentication, policy and rate-limit settings (README "Authentication"), as validated by
-// auth-config.ts. Frozen with the rest of the config.
+// The authentication, policy and rate-limit settings as the gateway uses them: the schema entries
+// (auth-schema.ts) as validated, with the defaults that derive from other settings filled in
+// (auth-config.ts deriveAuthSettings).
+import type { GatewayConfig, HttpBackendConfig } from '../config/types.ts'
+
+// As read by the schema (defaults that depend on other settings not yet applied).
+export type RawAuthConfig = NonNullable<GatewayConfig['auth']>
 
 export interface ApiKeyConfig {
   // Names the principal in logs, metrics and sealed state; never the key itself.
@@ -9,24 +14,15 @@ export interface ApiKeyConfig {
   scopes: string[]
 }
 
-// RFC 7662: the gateway authenticates to the introspection endpoint as a confidential client.
-export interface IntrospectionConfig {
-  url: string
-  clientId: string
-  clientSecret: string
-}
+export type IntrospectionConfig = NonNullable<RawAuthConfig['introspection']>
 
 export interface AuthConfig {
-  // The gateway's canonical URI (RFC 8707, RFC 9728 `resource`).
   resource: string
   authorizationServers: string[]
   issuer: string
   jwksUri?: string
-  // What `aud` must contain; the resource unless set.
   audience: string
-  // Asymmetric JWS algorithms only: never `none`, never HMAC (a public key is not a secret).
   algorithms: string[]
-  // Needed for any request at all; the scope of a 401 challenge.
   requiredScopes: string[]
   scopesSupported: string[]
   // AUTH-10: a granted scope → the narrower scopes it covers (transitively). Empty: exact match.
@@ -36,41 +32,16 @@ export interface AuthConfig {
   introspection?: IntrospectionConfig
 }
 
-// Glob patterns (`*` = any run of characters) over namespaced tool/prompt names and resource URIs.
-export interface PolicyRule {
-  tools: string[]
-  prompts: string[]
-  resources: string[]
-  // Every one of these is needed for anything a pattern matches.
-  scopes: string[]
-}
+export type PolicyRule = GatewayConfig['policy'][number]
 
 export interface RateLimitConfig {
   requestsPerMinute: number
   burst: number
 }
 
-// The gateway's own credential toward one HTTP backend (AUTH-8, G12): never the client's token.
-export interface ClientCredentialsAuth {
-  type: 'clientCredentials'
-  tokenUrl: string
-  clientId: string
-  clientSecret: string
-  scope?: string
-  audience?: string
-}
-
-// RFC 8693: the caller's validated token exchanged for one whose audience is the backend (G12 c).
-export interface TokenExchangeAuth {
-  type: 'tokenExchange'
-  tokenUrl: string
-  clientId: string
-  clientSecret: string
-  audience?: string
-  scope?: string
-}
-
-export type BackendAuthConfig = ClientCredentialsAuth | TokenExchangeAuth
+export type BackendAuthConfig = NonNullable<HttpBackendConfig['auth']>
+export type ClientCredentialsAuth = Extract<BackendAuthConfig, { type: 'clientCredentials' }>
+export type TokenExchangeAuth = Extract<BackendAuthConfig, { type: 'tokenExchange' }>
 
 export interface AuthSettings {
   // Absent: the endpoint is open (as before authentication existed).

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto'
 import t from 'tap'
 import { Agent } from 'undici'
-import { validateAuthSettings } from '../../../src/auth/auth-config.ts'
+import { settingsFor } from '../../helpers/auth-settings.ts'
 import { GatewayAuth } from '../../../src/auth/gateway-auth.ts'
 import { ANONYMOUS } from '../../../src/auth/principal.ts'
 import { startAuthorizationServer } from '../../helpers/authorization-server.ts'
@@ -12,12 +12,6 @@ const RESOURCE = 'http://127.0.0.1:1/mcp'
 const PRM = 'http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp'
 const API_KEY = 'ci-bot-key-0123456789abcdef'
 const nowS = (): number => Math.floor(Date.now() / 1000)
-
-function settingsFor(raw: Record<string, unknown>) {
-  const result = validateAuthSettings(raw)
-  if (!result.ok) throw new Error(result.errors.join('; '))
-  return result.settings
-}
 
 t.test('authenticate', async (t) => {
   const as = await startAuthorizationServer(t)

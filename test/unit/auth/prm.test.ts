@@ -1,6 +1,6 @@
 // Protected Resource Metadata (RFC 9728): the document, its two well-known paths, the URL a 401 names.
 import t from 'tap'
-import { validateAuthSettings } from '../../../src/auth/auth-config.ts'
+import { settingsFor } from '../../helpers/auth-settings.ts'
 import { metadataPaths, metadataUrl } from '../../../src/auth/auth-urls.ts'
 import { buildProtectedResourceMetadata } from '../../../src/auth/prm.ts'
 
@@ -22,12 +22,11 @@ t.test('paths and URL derive from the resource', async (t) => {
 })
 
 t.test('the document', async (t) => {
-  const result = validateAuthSettings({
+  const settings = settingsFor({
     auth: { resource: 'https://mcp.example.com/mcp', authorizationServers: ['https://login.example.com'], jwksUri: 'https://login.example.com/jwks', requiredScopes: ['mcp'] },
     policy: [{ tools: ['admin__*'], scopes: ['mcp:admin'] }],
   })
-  if (!result.ok) throw new Error(result.errors.join())
-  t.same(buildProtectedResourceMetadata(result.settings.auth!), {
+  t.same(buildProtectedResourceMetadata(settings.auth!), {
     resource: 'https://mcp.example.com/mcp',
     authorization_servers: ['https://login.example.com'],
     scopes_supported: ['mcp', 'mcp:admin'],

@@ -123,6 +123,8 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_ALLOWED_HOSTS', 'allowedHosts'], ['MCP_GATEWAY_ALLOWED_ORIGINS', 'allowedOrigins'],
     ['MCP_GATEWAY_MAX_BODY_BYTES', 'maxBodyBytes'], ['MCP_GATEWAY_SHUTDOWN_TIMEOUT_MS', 'shutdownTimeoutMs'],
     ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'],
+    ['MCP_GATEWAY_AUTH_RESOURCE', 'auth.resource'], ['MCP_GATEWAY_AUTH_SERVERS', 'auth.authorizationServers'],
+    ['MCP_GATEWAY_AUTH_ISSUER', 'auth.issuer'], ['MCP_GATEWAY_AUTH_JWKS_URI', 'auth.jwksUri'], ['MCP_GATEWAY_AUTH_REQUIRED_SCOPES', 'auth.requiredScopes'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

@@ -23,6 +23,8 @@ t.test('{} → every default', async (t) => {
     namespaceSeparator: '__',
     listPageSize: 500,
     backends: [],
+    policy: [],
+    trustProxy: false,
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })
