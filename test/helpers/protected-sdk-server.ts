@@ -1,0 +1,51 @@
+// A protected MCP server made of the gateway's own auth modules (GatewayAuth, the PRM document)
+// in front of a real SDK v2 server: what the gateway's guard does, before the front door exists.
+// Refusals carry the catalogue's status, challenge and JSON-RPC body, as the gateway's will.
+import type { Test } from 'tap'
+import { Agent } from 'undici'
+import { McpServer, createMcpHandler, fromJsonSchema } from '@modelcontextprotocol/server'
+import type { Dispatcher } from 'undici'
+import { GatewayAuth } from '../../src/auth/gateway-auth.ts'
+import { startFetchServer } from '../fixtures/lib/fetch-server.ts'
+import { settingsFor } from './auth-settings.ts'
+import { findFreePort } from './ports.ts'
+
+const ECHO = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })
+
+export interface ProtectedServer {
+  url: string
+  // Authorization headers the MCP endpoint received, in order.
+  authorizations: Array<string | undefined>
+}
+
+export async function startProtectedServer(t: Test, auth: (resource: string) => Record<string, unknown>): Promise<ProtectedServer> {
+  const port = await findFreePort()
+  const resource = `http://127.0.0.1:${port}/mcp`
+  const dispatcher: Dispatcher = new Agent()
+  t.teardown(() => dispatcher.close())
+  const gatewayAuth = new GatewayAuth({ settings: settingsFor(auth(resource)), dispatcher })
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'protected', version: '1.0.0' })
+    server.registerTool('echo', { description: 'echo', inputSchema: ECHO }, async ({ text }) => ({ content: [{ type: 'text', text }] }))
+    return server
+  })
+  const authorizations: Array<string | undefined> = []
+  const metadata = gatewayAuth.metadata!
+  const server = await startFetchServer({
+    port,
+    handler: async (request) => {
+      const url = new URL(request.url)
+      if (metadata.paths.includes(url.pathname)) return new Response(metadata.body, { headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } })
+      authorizations.push(request.headers.get('authorization') ?? undefined)
+      const outcome = await gatewayAuth.authenticate({ authorization: request.headers.get('authorization') ?? undefined, url: url.pathname + url.search })
+      if (outcome.ok) return handler.fetch(request)
+      const body = JSON.stringify({ jsonrpc: '2.0', error: outcome.error.toJsonRpcError() })
+      return new Response(body, { status: outcome.error.httpStatus, headers: { 'content-type': 'application/json', ...outcome.error.headers } })
+    },
+  })
+  t.teardown(async () => {
+    await handler.close()
+    await server.close()
+  })
+  return { url: server.url, authorizations }
+}
