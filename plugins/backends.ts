@@ -34,7 +34,7 @@ export interface BackendsPluginOptions {
 
 export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
   const logger = app.log.child({ component: 'upstream' })
-  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo }), config: c }))
+  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c) }), config: c }))
   const backends = new BackendSet(entries, config.namespaceSeparator)
   let secret = config.stateSecret
   if (secret === '') {
@@ -50,7 +50,8 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     if (!check.ok) logger.warn({ backend, tool: tool.name, reason: check.problem }, 'tool dropped from tools/list')
     return check.ok
   }
-  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize })
+  const access = app.auth.gateway.enabled ? app.auth.gateway : undefined
+  const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, logger)
@@ -66,4 +67,4 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     router.close()
     await Promise.all(entries.map((e) => e.backend.close()))
   })
-}, { name: 'backends', dependencies: ['metrics'] })
+}, { name: 'backends', dependencies: ['metrics', 'auth'] })

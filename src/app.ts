@@ -7,6 +7,8 @@ import { isOriginAllowed } from './protocol/origin.ts'
 import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
 import backendsPlugin from '../plugins/backends.ts'
+import authPlugin from '../plugins/auth.ts'
+import wellKnownRoutes from '../routes/well-known.ts'
 import securityPlugin from '../plugins/security.ts'
 import errorHandlerPlugin from '../plugins/error-handler.ts'
 import mcpRoutes from '../routes/mcp.ts'
@@ -89,6 +91,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   app.removeContentTypeParser('text/plain')
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin)
+  await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   await app.register(securityPlugin, { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, endpoint: MCP_ENDPOINT })
   await app.register(cors, {
@@ -109,6 +112,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     endpoint: MCP_ENDPOINT, allowedHosts: config.allowedHosts, maxBodyBytes: config.maxBodyBytes, deps, log: app.log, isClosing: () => closing,
   })
   await app.register(healthRoutes)
+  // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
+  if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
   return app
 }

@@ -64,6 +64,8 @@ export const ERRORS = {
   MCP_GATEWAY_UPSTREAM_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend timed out' },
   MCP_GATEWAY_UPSTREAM_BAD_REPLY: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend sent an invalid reply' },
   MCP_GATEWAY_UPSTREAM_CLOSED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend connection closed' },
+  // G11: a backend's 401/403 (its challenge never reaches the client), or no credential for it (G12)
+  MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },
   // AUTH-6, AUTH-12: no bearer token, or one that does not validate (with WWW-Authenticate)
   MCP_GATEWAY_AUTH_REQUIRED: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Authorization required' },
@@ -86,6 +88,7 @@ export const UPSTREAM_FAILURE_CODES = {
   bad_reply: 'MCP_GATEWAY_UPSTREAM_BAD_REPLY',
   closed: 'MCP_GATEWAY_UPSTREAM_CLOSED',
   aborted: 'MCP_GATEWAY_UPSTREAM_CLOSED',
+  unauthorized: 'MCP_GATEWAY_UPSTREAM_UNAUTHORIZED',
 } as const satisfies Record<import('./upstream/backend.ts').BackendFailure, ErrorCode>
 
 // HTTP-16: the status of an error answered in band (after dispatch, or on an open stream).

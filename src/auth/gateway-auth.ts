@@ -10,6 +10,7 @@ import { Policy, type PolicyKind } from './policy.ts'
 import { metadataDocument } from './prm.ts'
 import { ANONYMOUS, type Principal } from './principal.ts'
 import { clientAddress, MemoryTokenBuckets, type RateLimitStore } from './rate-limit.ts'
+import type { RouteAccess } from '../routing/access.ts'
 
 export interface GatewayAuthOptions {
   settings: AuthSettings
@@ -27,7 +28,7 @@ export interface ClientInfo {
 
 const NO_AUTH_OUTCOME: AuthOutcome = { ok: true, principal: ANONYMOUS }
 
-export class GatewayAuth {
+export class GatewayAuth implements RouteAccess {
   readonly policy: Policy
   // The PRM document and its paths; undefined when auth is off.
   readonly metadata: { paths: string[]; body: string } | undefined
@@ -79,5 +80,11 @@ export class GatewayAuth {
     if (needed === undefined) return undefined
     this.#metrics?.refused('MCP_GATEWAY_AUTH_INSUFFICIENT_SCOPE')
     return this.#authenticator.challenger.insufficientScope(needed, `${name} needs scope ${needed.join(' ')}`)
+  }
+
+  // CAP-4: which names of a list this caller may see; undefined when no rule concerns the kind.
+  visibility(principal: Principal, kind: PolicyKind): ((name: string) => boolean) | undefined {
+    if (!this.#authenticator || !this.policy.covers(kind)) return undefined
+    return (name) => this.policy.allows(principal, kind, name)
   }
 }

@@ -9,6 +9,8 @@ import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog, CachedList } from './catalog.ts'
 import type { ListKind } from './list-kinds.ts'
 import type { Sealer } from './seal.ts'
+import type { ListView } from './access.ts'
+import { ANONYMOUS } from './mrtr.ts'
 
 export interface AggregateDeps {
   backends: BackendSet
@@ -19,6 +21,8 @@ export interface AggregateDeps {
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   // Items per gateway page; a listing spans backends (PAGE-1: the server picks the size).
   pageSize: number
+  // The caller's view (binding, what the policy lets them see); absent: anonymous, everything.
+  view?: ListView
 }
 
 const EMPTY_HINTS: CacheHints = { ttlMs: 0, cacheScope: 'private' }
@@ -53,6 +57,8 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
     for (const item of list?.items ?? []) {
       const key = kind.named ? deps.backends.gatewayName(entry, String(item.name)) : String(item.uri ?? item.uriTemplate)
       if (kind.id === 'tools' && deps.acceptTool && !deps.acceptTool(item, entry.backend.name)) continue
+      // CAP-4: only what this caller may use.
+      if (deps.view?.visible && !deps.view.visible(key)) continue
       if (seen.has(key)) {
         deps.logger.warn({ backend: entry.backend.name, name: key }, `${kind.id} name collision; first backend wins`)
         continue
@@ -68,7 +74,8 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
 // hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
 function mergeLists(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): { items: JsonObject[]; hints: CacheHints } {
   const hints = mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
-  return { items: mergeItems(deps, kind, contributions), hints }
+  // A list that varies by caller is private (CAP-4, G3).
+  return { items: mergeItems(deps, kind, contributions), hints: deps.view?.visible ? { ...hints, cacheScope: 'private' } : hints }
 }
 
 // PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list
@@ -80,11 +87,13 @@ function listDigest(kind: ListKind, items: JsonObject[]): string {
   return hash.digest('base64url').slice(0, 16)
 }
 
-// PAGE-4: cursor = sealed {list kind, offset, list digest}; anything else is -32602.
+// PAGE-4: cursor = sealed {list kind, offset, list digest, caller}; anything else (another
+// caller's cursor included, G12) is -32602.
 function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): { offset: number; digest?: unknown } {
   if (cursor === undefined) return { offset: 0 }
   const payload = deps.sealer.open(cursor)
   if (payload?.k !== kind.id || !Number.isInteger(payload.o) || (payload.o as number) < 0) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID')
+  if (payload.p !== (deps.view?.binding ?? ANONYMOUS)) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the cursor belongs to another caller')
   return { offset: payload.o as number, digest: payload.d }
 }
 
@@ -96,6 +105,6 @@ export async function listAggregated(deps: AggregateDeps, kind: ListKind, params
   if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed; start again without a cursor')
   const end = cursor.offset + deps.pageSize
   const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: merged.hints.ttlMs, cacheScope: merged.hints.cacheScope }
-  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest })
+  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest, p: deps.view?.binding ?? ANONYMOUS })
   return result
 }

@@ -1,5 +1,8 @@
 // Per-backend cache of tools/prompts/resources/templates, honouring each backend's ttlMs
 // (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9).
+// A `private` list fetched for an authenticated caller is kept for that caller only (CACHE-7,
+// CACHE-12, G4): `forPrincipal` gives a view on the same store that fetches on their behalf.
+import type { Principal } from '../auth/principal.ts'
 import { BackendError, type Backend } from '../upstream/backend.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { readCacheHints, type CacheHints } from '../protocol/result.ts'
@@ -8,6 +11,18 @@ import { UriTemplateMatcher } from './uri-template.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 
 export const MAX_UPSTREAM_PAGES = 100
+// Lists kept per caller (private ones), over every caller: the oldest go first.
+export const MAX_PRIVATE_LISTS = 10_000
+
+interface Store {
+  entries: Map<string, CachedList>
+  inflight: Map<string, Promise<CachedList>>
+  privateKeys: Set<string>
+}
+
+function listKey(backend: string, kind: string): string {
+  return `${backend}\u0000${kind}`
+}
 
 export interface CachedList {
   items: JsonObject[]
@@ -27,42 +42,70 @@ export function findItem(list: CachedList, key: 'name' | 'uri', value: string): 
 
 export class Catalog {
   // Compiled resource templates, for routing by URI (compiled once, not per request).
-  readonly templates = new UriTemplateMatcher()
-  readonly #entries = new Map<string, CachedList>()
-  readonly #inflight = new Map<string, Promise<CachedList>>()
+  readonly templates: UriTemplateMatcher = new UriTemplateMatcher()
+  readonly #store: Store
   readonly #params: UpstreamParamsBuilder
   readonly #now: () => number
+  // The caller lists are fetched for (and private ones kept for); undefined: the gateway itself.
+  readonly #principal: Principal | undefined
 
-  constructor(params: UpstreamParamsBuilder, now: () => number = Date.now) {
+  constructor(params: UpstreamParamsBuilder, now: () => number = Date.now, view?: { store: Store; principal: Principal; templates: UriTemplateMatcher }) {
     this.#params = params
     this.#now = now
+    this.#store = view?.store ?? { entries: new Map(), inflight: new Map(), privateKeys: new Set() }
+    this.#principal = view?.principal
+    if (view) this.templates = view.templates
+  }
+
+  // The same cache, fetching for `principal`; anonymous callers share the gateway's own view.
+  forPrincipal(principal: Principal): Catalog {
+    if (principal.isAnonymous) return this
+    return new Catalog(this.#params, this.#now, { store: this.#store, principal, templates: this.templates })
   }
 
   // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy. A list
   // that cannot be fetched rejects with a BackendError naming the backend (the caller logs it).
   async get(backend: Backend, kind: ListKind, options: { allowStale?: boolean; signal?: AbortSignal } = {}): Promise<CachedList> {
-    const key = `${backend.name}\u0000${kind.id}`
-    const cached = this.#entries.get(key)
-    if (cached && (options.allowStale || this.#isFresh(cached))) return cached
-    let pending = this.#inflight.get(key)
+    const shared = listKey(backend.name, kind.id)
+    const usable = (list: CachedList | undefined): list is CachedList => list !== undefined && (options.allowStale === true || this.#isFresh(list))
+    const publicList = this.#store.entries.get(shared)
+    if (usable(publicList) && (this.#principal === undefined || publicList.hints.cacheScope === 'public')) return publicList
+    const key = this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`
+    const own = this.#store.entries.get(key)
+    if (usable(own)) return own
+    let pending = this.#store.inflight.get(key)
     if (!pending) {
-      pending = this.#fetchAll(backend, kind).finally(() => this.#inflight.delete(key))
-      this.#inflight.set(key, pending)
+      pending = this.#fetchAll(backend, kind).finally(() => this.#store.inflight.delete(key))
+      this.#store.inflight.set(key, pending)
     }
     const list = await pending
-    this.#entries.set(key, list)
+    this.#keep(list.hints.cacheScope === 'public' ? shared : key, list)
     return list
   }
 
   peek(backend: Backend, kind: ListKind): CachedList | undefined {
-    return this.#entries.get(`${backend.name}\u0000${kind.id}`)
+    return this.#store.entries.get(listKey(backend.name, kind.id))
   }
 
   invalidate(backendName: string, kindId?: ListKind['id']): void {
-    for (const key of [...this.#entries.keys()]) {
+    for (const key of [...this.#store.entries.keys()]) {
       const [name, id] = key.split('\u0000')
-      if (name === backendName && (kindId === undefined || id === kindId)) this.#entries.delete(key)
+      if (name === backendName && (kindId === undefined || id === kindId)) this.#forget(key)
     }
+  }
+
+  #keep(key: string, list: CachedList): void {
+    const { entries, privateKeys } = this.#store
+    if (key.split('\u0000').length > 2 && !privateKeys.has(key)) {
+      if (privateKeys.size >= MAX_PRIVATE_LISTS) this.#forget(privateKeys.values().next().value as string)
+      privateKeys.add(key)
+    }
+    entries.set(key, list)
+  }
+
+  #forget(key: string): void {
+    this.#store.entries.delete(key)
+    this.#store.privateKeys.delete(key)
   }
 
   remainingTtl(list: CachedList): number {
@@ -81,7 +124,7 @@ export class Catalog {
     let cursor: string | undefined
     for (let page = 0; page < MAX_UPSTREAM_PAGES; page++) {
       const params = this.#params.forList(backend, cursor)
-      const reply = await backend.request({ method: kind.method, params, signal: AbortSignal.timeout(30_000) })
+      const reply = await backend.request({ method: kind.method, params, signal: AbortSignal.timeout(30_000), principal: this.#principal })
       // The gateway asked, so the backend refusing its own list is a bad reply from it (ERR-7).
       if (!reply.ok) {
         throw new BackendError(backend.name, 'bad_reply', `${kind.method} answered error ${reply.error.code}: ${reply.error.message}`, { cause: reply.error })

@@ -19,6 +19,8 @@ import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealR
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type Round } from './bridge.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
+import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
+import { policyKindOf, type RouteAccess } from './access.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -31,6 +33,8 @@ export interface RouterDeps {
   stateTtlMs: number
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   pageSize: number
+  // Per-caller policy (absent: everyone may use everything).
+  access?: RouteAccess
 }
 
 // Methods that exist only while some backend offers their capability (tools are always declared).
@@ -47,10 +51,13 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
 // when nothing has been streamed yet (otherwise it goes in band, HTTP-16).
 export type RouteReply =
   | { ok: true; result: JsonObject }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend' }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>> }
 
 export function replyFromGatewayError(err: GatewayError): RouteReply {
-  return { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  // A 403 insufficient_scope carries its challenge (AUTH-9).
+  if (err.headers) reply.headers = err.headers
+  return reply
 }
 
 // ERR-7: a gateway-origin failure toward a backend names it and says the gateway produced it.
@@ -74,6 +81,8 @@ export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: Json
 export interface CallContext {
   signal: AbortSignal
   onNotification: (notification: JsonRpcNotification) => void
+  // Who is calling (authentication); absent: anonymous.
+  principal?: Principal
   // Set by the router for the access log and metrics.
   backend?: string
   tool?: string
@@ -87,6 +96,8 @@ interface Forward {
   binding?: StateBinding
   // A retry of a bridged legacy call: the held call to resume instead of a new upstream request.
   resume?: BridgeHandle
+  // On whose behalf (sealed-state binding, the backend's credential).
+  principal?: Principal
 }
 
 export class Router {
@@ -130,12 +141,27 @@ export class Router {
     }
     if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
-    if (kind) return this.#complete(valid, await listAggregated(this.#deps, kind, valid.params))
-    const forward = await this.#target(valid, ctx)
+    const deps = this.#depsFor(ctx.principal ?? NOBODY)
+    if (kind) {
+      const view = { binding: deps.principal.binding, visible: this.#deps.access?.visibility(deps.principal, policyKindOf(kind)) }
+      return this.#complete(valid, await listAggregated({ ...deps, view }, kind, valid.params))
+    }
+    const forward = await this.#target(valid, ctx, deps)
     return this.#forward(valid, forward, ctx)
   }
 
-  async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
+  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9, G12).
+  #depsFor(principal: Principal): RouterDeps & { principal: Principal } {
+    return { ...this.#deps, catalog: this.#deps.catalog.forPrincipal(principal), principal }
+  }
+
+  // AUTH-9: what the policy keeps from this caller is refused before it is looked up.
+  #allow(principal: Principal, kind: 'tools' | 'prompts' | 'resources', name: string): void {
+    const refusal = this.#deps.access?.forbid(principal, kind, name)
+    if (refusal) throw refusal
+  }
+
+  async #target(valid: ValidRequest, ctx: CallContext, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
@@ -144,16 +170,18 @@ export class Router {
         const isTool = valid.request.method === 'tools/call'
         // Set first: the access line names what was asked even when no owner is found.
         ctx.tool = name
-        const target = await resolveName(this.#deps, { kind: isTool ? 'tools' : 'prompts', name })
+        this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
+        const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
-        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers }, name)
+        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
-        return this.#withState(valid, { entry: await resolveUri(this.#deps, uri), params: {} }, uri)
+        this.#allow(deps.principal, 'resources', uri)
+        return this.#withState(valid, { entry: await resolveUri(deps, uri), params: {}, principal: deps.principal }, uri)
       }
       case 'completion/complete':
-        return this.#completionTarget(p)
+        return this.#completionTarget(p, deps)
       default:
         throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', valid.request.method)
     }
@@ -176,9 +204,10 @@ export class Router {
     return cached
   }
 
-  // MRTR-5/8/9: a retry's sealed state is opened and must be bound to this request.
+  // MRTR-5/8/9: a retry's sealed state is opened and must be bound to this request and caller.
   #withState(valid: ValidRequest, forward: Forward, name: string): Forward {
-    const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal: ANONYMOUS }
+    const principal = forward.principal?.binding ?? ANONYMOUS
+    const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal }
     const overrides: JsonObject = { ...forward.params }
     if (valid.params.requestState !== undefined) {
       const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
@@ -189,16 +218,20 @@ export class Router {
   }
 
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
-  async #completionTarget(p: JsonObject): Promise<Forward> {
-    const { params } = this.#deps
+  async #completionTarget(p: JsonObject, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
+    const { params, principal } = deps
     const ref = isJsonObject(p.ref) ? p.ref : undefined
     if (ref?.type === 'ref/prompt') {
-      const target = await resolveName(this.#deps, { kind: 'prompts', name: requireString(ref.name, 'ref.name') })
-      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }) }
+      const name = requireString(ref.name, 'ref.name')
+      this.#allow(principal, 'prompts', name)
+      const target = await resolveName(deps, { kind: 'prompts', name })
+      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }), principal }
     }
     if (ref?.type === 'ref/resource') {
-      const entry = await resolveUri(this.#deps, requireString(ref.uri, 'ref.uri'))
-      return { entry, params: params.forCall(entry.backend, p) }
+      const uri = requireString(ref.uri, 'ref.uri')
+      this.#allow(principal, 'resources', uri)
+      const entry = await resolveUri(deps, uri)
+      return { entry, params: params.forCall(entry.backend, p), principal }
     }
     throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
   }
@@ -226,7 +259,7 @@ export class Router {
   // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
   #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
     const backend = forward.entry.backend
-    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers }
+    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, principal: forward.principal }
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
     const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
     if (!bridgeable) {

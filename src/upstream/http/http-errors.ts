@@ -35,6 +35,7 @@ const DESCRIPTIONS: Record<BackendFailure, string> = {
   bad_reply: 'backend sent an invalid reply',
   closed: 'backend closed the connection',
   aborted: 'request cancelled',
+  unauthorized: 'backend refused the gateway\'s credentials',
 }
 
 export function toBackendError(backend: string, err: unknown, state: { aborted: boolean; timedOut: boolean }): BackendError {

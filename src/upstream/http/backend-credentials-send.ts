@@ -1,0 +1,49 @@
+// One POST to an HTTP backend with the gateway's credential for it (AUTH-8, G12): asked of the
+// backend's credential source for the caller, one retry with a fresh one after a 401 (the cached
+// token may have been revoked early), and a 401 or 403 that remains becomes a gateway-origin
+// failure: the backend's challenge names its own authorization server and never reaches the
+// client (G11: a client fetching a token for the backend would be token passthrough).
+import type { Dispatcher } from 'undici'
+import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
+import { BACKEND_FAILURE, BackendError } from '../backend.ts'
+
+export interface CredentialSource {
+  authorization(principal: Principal): Promise<string>
+  invalidate(principal: Principal, value: string): void
+}
+
+export interface AuthorizedSend {
+  backend: string
+  credentials: CredentialSource | undefined
+  principal: Principal | undefined
+  // One attempt; `authorization` is the header value to send (absent: the static headers only).
+  send: (authorization: string | undefined) => Promise<Dispatcher.ResponseData>
+}
+
+const REFUSED = new Set([401, 403])
+
+// The credential's header value (undefined without a source); a failure to get one is the
+// backend's `unauthorized` failure, its message naming at most the authorization server's error.
+export async function obtainCredential(backend: string, credentials: CredentialSource | undefined, principal: Principal): Promise<string | undefined> {
+  if (!credentials) return undefined
+  try {
+    return await credentials.authorization(principal)
+  } catch (err) {
+    throw new BackendError(backend, BACKEND_FAILURE.unauthorized, `no credential for this backend: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+}
+
+export async function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
+  const principal = options.principal ?? ANONYMOUS
+  let authorization = await obtainCredential(options.backend, options.credentials, principal)
+  let response = await options.send(authorization)
+  if (response.statusCode === 401 && authorization !== undefined) {
+    await response.body.dump()
+    options.credentials!.invalidate(principal, authorization)
+    authorization = await obtainCredential(options.backend, options.credentials, principal)
+    response = await options.send(authorization)
+  }
+  if (!REFUSED.has(response.statusCode)) return response
+  await response.body.dump()
+  throw new BackendError(options.backend, BACKEND_FAILURE.unauthorized, `backend answered HTTP ${response.statusCode} to the gateway's credentials`)
+}
