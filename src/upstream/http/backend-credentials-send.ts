@@ -1,6 +1,6 @@
 // One POST to an HTTP backend with the gateway's credential for it (AUTH-8, G12): asked of the
 // backend's credential source for the caller, one retry with a fresh one after a 401 (the cached
-// token may have been revoked early), and a 401 or 403 that remains becomes a gateway-origin
+// token may have been revoked early), and a 401 or 403 to a credential becomes a gateway-origin
 // failure: the backend's challenge names its own authorization server and never reaches the
 // client (G11: a client fetching a token for the backend would be token passthrough).
 import type { Dispatcher } from 'undici'
@@ -43,7 +43,9 @@ export async function sendAuthorized(options: AuthorizedSend): Promise<Dispatche
     authorization = await obtainCredential(options.backend, options.credentials, principal)
     response = await options.send(authorization)
   }
-  if (!REFUSED.has(response.statusCode)) return response
+  // Without a credential source the reply is read as any other (a challenge header is never
+  // relayed anyway; only a JSON-RPC error body can reach the client).
+  if (authorization === undefined || !REFUSED.has(response.statusCode)) return response
   await response.body.dump()
   throw new BackendError(options.backend, BACKEND_FAILURE.unauthorized, `backend answered HTTP ${response.statusCode} to the gateway's credentials`)
 }
