@@ -16,6 +16,8 @@ export interface ProtectedServer {
   url: string
   // Authorization headers the MCP endpoint received, in order.
   authorizations: Array<string | undefined>
+  // The next `count` requests are refused with 401 and the server's own challenge, whatever they carry.
+  refuseNext(count: number): void
 }
 
 export async function startProtectedServer(t: Test, auth: (resource: string) => Record<string, unknown>): Promise<ProtectedServer> {
@@ -30,6 +32,7 @@ export async function startProtectedServer(t: Test, auth: (resource: string) => 
     return server
   })
   const authorizations: Array<string | undefined> = []
+  let refusals = 0
   const metadata = gatewayAuth.metadata!
   const server = await startFetchServer({
     port,
@@ -37,6 +40,11 @@ export async function startProtectedServer(t: Test, auth: (resource: string) => 
       const url = new URL(request.url)
       if (metadata.paths.includes(url.pathname)) return new Response(metadata.body, { headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*' } })
       authorizations.push(request.headers.get('authorization') ?? undefined)
+      if (refusals > 0) {
+        refusals--
+        const challenge = `Bearer resource_metadata="${new URL(metadata.paths[0], resource)}", error="invalid_token"`
+        return new Response('{"jsonrpc":"2.0","error":{"code":-32600,"message":"token revoked"}}', { status: 401, headers: { 'www-authenticate': challenge, 'content-type': 'application/json' } })
+      }
       const outcome = await gatewayAuth.authenticate({ authorization: request.headers.get('authorization') ?? undefined, url: url.pathname + url.search })
       if (outcome.ok) return handler.fetch(request)
       const body = JSON.stringify({ jsonrpc: '2.0', error: outcome.error.toJsonRpcError() })
@@ -47,5 +55,5 @@ export async function startProtectedServer(t: Test, auth: (resource: string) => 
     await handler.close()
     await server.close()
   })
-  return { url: server.url, authorizations }
+  return { url: server.url, authorizations, refuseNext: (count) => { refusals = count } }
 }
