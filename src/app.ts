@@ -102,7 +102,10 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     maxAge: 600,
   })
   const listen = createListenHandler(app, config)
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen }
+  const gatewayAuth = app.auth.gateway
+  // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
+  const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps })
   let closing = false
   app.addHook('preClose', async () => {

@@ -1,6 +1,7 @@
 // Everything the front door and the router need from authentication, built once from the settings:
 // who is calling (or anonymous when auth is off), whether they are over their rate, what they may
 // see and use, and the metadata document. The guards in src/front/guards.ts are thin adapters.
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Dispatcher } from 'undici'
 import { GatewayError } from '../errors.ts'
 import type { AuthMetrics } from '../observability/auth-metrics.ts'
@@ -24,6 +25,13 @@ export interface GatewayAuthOptions {
 export interface ClientInfo {
   remoteAddress: string | undefined
   forwardedFor: string | string[] | undefined
+}
+
+// What the front door knows of a request before anything else runs.
+export interface AdmitRequest {
+  headers: IncomingHttpHeaders
+  url: string | undefined
+  remoteAddress: string | undefined
 }
 
 const NO_AUTH_OUTCOME: AuthOutcome = { ok: true, principal: ANONYMOUS }
@@ -55,12 +63,24 @@ export class GatewayAuth implements RouteAccess {
     return this.#authenticator !== undefined
   }
 
+  get limited(): boolean {
+    return this.#store !== undefined
+  }
+
   // AUTH-16: every request on its own. Auth off: everyone is anonymous (open, as before).
   async authenticate(request: AuthRequest): Promise<AuthOutcome> {
     if (!this.#authenticator) return NO_AUTH_OUTCOME
     const outcome = await this.#authenticator.authenticate(request)
     if (!outcome.ok) this.#metrics?.refused(outcome.error.code)
     return outcome
+  }
+
+  // The front door's one question (G2 step 3, then the rate limit): who is this, may they go on?
+  async admit(request: AdmitRequest): Promise<AuthOutcome> {
+    const outcome = this.#authenticator ? await this.authenticate({ authorization: request.headers.authorization, url: request.url }) : NO_AUTH_OUTCOME
+    if (!outcome.ok || !this.#store) return outcome
+    const limited = await this.limit(outcome.principal, { remoteAddress: request.remoteAddress, forwardedFor: request.headers['x-forwarded-for'] })
+    return limited ? { ok: false, error: limited } : outcome
   }
 
   // undefined when the caller may go on; a 429 with Retry-After when over the limit.

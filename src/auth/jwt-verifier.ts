@@ -38,7 +38,7 @@ function toTokenError(err: unknown): TokenError {
   const code = (err as { code?: unknown } | null)?.code
   if (code === 'ERR_JWT_CLAIM_VALIDATION_FAILED') {
     const claim = (err as { claim?: unknown }).claim
-    return invalidToken(`the token's "${typeof claim === 'string' ? claim : 'unknown'}" claim is not valid here`, err)
+    return invalidToken(`the token's ${typeof claim === 'string' ? claim : 'unknown'} claim is not valid here`, err)
   }
   const description = typeof code === 'string' ? INVALID_CODES.get(code) : undefined
   if (description !== undefined) return invalidToken(description, err)

@@ -6,12 +6,12 @@ import t from 'tap'
 import { decodeJwt } from 'jose'
 import { CLIENTS, startAuthorizationServer } from '../helpers/authorization-server.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
-import { startProtectedServer } from '../helpers/protected-sdk-server.ts'
+import { startRecordingServer } from '../helpers/recording-sdk-server.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
 
 t.test('client credentials toward a protected backend', async (t) => {
   const as = await startAuthorizationServer(t)
-  const backend = await startProtectedServer(t, (resource) => ({
+  const backend = await startRecordingServer(t, (resource) => ({
     auth: { resource, authorizationServers: [as.issuer], jwksUri: as.jwksUri, requiredScopes: ['backend'] },
   }))
   const gateway = await startGateway(t, {

@@ -1,6 +1,7 @@
-// A protected MCP server made of the gateway's own auth modules (GatewayAuth, the PRM document)
-// in front of a real SDK v2 server: what the gateway's guard does, before the front door exists.
-// Refusals carry the catalogue's status, challenge and JSON-RPC body, as the gateway's will.
+// A real SDK v2 MCP server (tool `echo`) that records the Authorization header of every request,
+// optionally protected by the gateway's own auth modules (GatewayAuth, the PRM document): a
+// protected backend whose tokens must be for its own URL. Refusals carry the catalogue's status,
+// challenge and JSON-RPC body.
 import type { Test } from 'tap'
 import { Agent } from 'undici'
 import { McpServer, createMcpHandler, fromJsonSchema } from '@modelcontextprotocol/server'
@@ -12,7 +13,7 @@ import { findFreePort } from './ports.ts'
 
 const ECHO = fromJsonSchema<{ text: string }>({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] })
 
-export interface ProtectedServer {
+export interface RecordingServer {
   url: string
   // Authorization headers the MCP endpoint received, in order.
   authorizations: Array<string | undefined>
@@ -20,7 +21,7 @@ export interface ProtectedServer {
   refuseNext(count: number): void
 }
 
-export async function startProtectedServer(t: Test, auth: (resource: string) => Record<string, unknown>): Promise<ProtectedServer> {
+export async function startRecordingServer(t: Test, auth: (resource: string) => Record<string, unknown> = () => ({})): Promise<RecordingServer> {
   const port = await findFreePort()
   const resource = `http://127.0.0.1:${port}/mcp`
   const dispatcher: Dispatcher = new Agent()
@@ -33,7 +34,7 @@ export async function startProtectedServer(t: Test, auth: (resource: string) => 
   })
   const authorizations: Array<string | undefined> = []
   let refusals = 0
-  const metadata = gatewayAuth.metadata!
+  const metadata = gatewayAuth.metadata ?? { paths: [], body: '' }
   const server = await startFetchServer({
     port,
     handler: async (request) => {
@@ -42,7 +43,7 @@ export async function startProtectedServer(t: Test, auth: (resource: string) => 
       authorizations.push(request.headers.get('authorization') ?? undefined)
       if (refusals > 0) {
         refusals--
-        const challenge = `Bearer resource_metadata="${new URL(metadata.paths[0], resource)}", error="invalid_token"`
+        const challenge = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', resource)}", error="invalid_token"`
         return new Response('{"jsonrpc":"2.0","error":{"code":-32600,"message":"token revoked"}}', { status: 401, headers: { 'www-authenticate': challenge, 'content-type': 'application/json' } })
       }
       const outcome = await gatewayAuth.authenticate({ authorization: request.headers.get('authorization') ?? undefined, url: url.pathname + url.search })
