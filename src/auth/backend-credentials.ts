@@ -15,6 +15,8 @@ export interface CredentialDeps {
 }
 
 export interface BackendCredentials {
+  // Token exchange: a credential per caller; the gateway's own requests have none.
+  readonly perCaller: boolean
   // The Authorization header value for a call made on behalf of `principal`.
   authorization(principal: Principal): Promise<string>
   // The backend refused `value` (401): the next call obtains a fresh one.

@@ -10,6 +10,7 @@ import { TokenCache } from './token-cache.ts'
 const KEY = 'gateway'
 
 export class ClientCredentialsProvider implements BackendCredentials {
+  readonly perCaller = false
   readonly #config: ClientCredentialsAuth
   readonly #deps: CredentialDeps
   readonly #cache: TokenCache

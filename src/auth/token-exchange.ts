@@ -13,6 +13,7 @@ export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exch
 export const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token'
 
 export class TokenExchangeProvider implements BackendCredentials {
+  readonly perCaller = true
   readonly #config: TokenExchangeAuth
   readonly #deps: CredentialDeps
   readonly #cache: TokenCache

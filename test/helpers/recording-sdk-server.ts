@@ -21,7 +21,12 @@ export interface RecordingServer {
   refuseNext(count: number): void
 }
 
-export async function startRecordingServer(t: Test, auth: (resource: string) => Record<string, unknown> = () => ({})): Promise<RecordingServer> {
+export interface RecordingOptions {
+  // server/discover answered without a token (a protected server that lets anyone probe it).
+  openDiscover?: boolean
+}
+
+export async function startRecordingServer(t: Test, auth: (resource: string) => Record<string, unknown> = () => ({}), options: RecordingOptions = {}): Promise<RecordingServer> {
   const port = await findFreePort()
   const resource = `http://127.0.0.1:${port}/mcp`
   const dispatcher: Dispatcher = new Agent()
@@ -46,6 +51,7 @@ export async function startRecordingServer(t: Test, auth: (resource: string) => 
         const challenge = `Bearer resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', resource)}", error="invalid_token"`
         return new Response('{"jsonrpc":"2.0","error":{"code":-32600,"message":"token revoked"}}', { status: 401, headers: { 'www-authenticate': challenge, 'content-type': 'application/json' } })
       }
+      if (options.openDiscover && request.headers.get('mcp-method') === 'server/discover') return handler.fetch(request)
       const outcome = await gatewayAuth.authenticate({ authorization: request.headers.get('authorization') ?? undefined, url: url.pathname + url.search })
       if (outcome.ok) return handler.fetch(request)
       const body = JSON.stringify({ jsonrpc: '2.0', error: outcome.error.toJsonRpcError() })

@@ -2,8 +2,9 @@
 // (oidc-provider) issuing and signing tokens, real SDK backends behind. Every rejection with its
 // status and challenge; the metadata document; lists and calls by scope; the client's token never
 // reaching a backend nor a log line; sealed state bound to the caller.
+import { createHash } from 'node:crypto'
 import t from 'tap'
-import { startAuthorizationServer } from '../helpers/authorization-server.ts'
+import { CLIENTS, startAuthorizationServer } from '../helpers/authorization-server.ts'
 import { startFixture } from '../helpers/backend-process.ts'
 import { createRawClient, META, type RawReply } from '../helpers/mcp-client.ts'
 import { startRecordingServer } from '../helpers/recording-sdk-server.ts'
@@ -14,6 +15,7 @@ const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).path
 const RESOURCE = 'http://127.0.0.1:1/mcp'
 const PRM_URL = 'http://127.0.0.1:1/.well-known/oauth-protected-resource/mcp'
 const nowS = (): number => Math.floor(Date.now() / 1000)
+const API_KEY = 'ci-bot-key-0123456789abcdef'
 
 const as = await startAuthorizationServer(t)
 const [files, admin, recorder] = await Promise.all([
@@ -22,7 +24,11 @@ const [files, admin, recorder] = await Promise.all([
   startRecordingServer(t),
 ])
 const gateway = await startGateway(t, {
-  auth: { resource: RESOURCE, authorizationServers: [as.issuer], jwksUri: as.jwksUri, requiredScopes: ['mcp'] },
+  auth: {
+    resource: RESOURCE, authorizationServers: [as.issuer], jwksUri: as.jwksUri, requiredScopes: ['mcp'],
+    introspection: { url: as.introspectionUrl, clientId: CLIENTS.gateway.id, clientSecret: CLIENTS.gateway.secret },
+    apiKeys: [{ name: 'ci-bot', sha256: createHash('sha256').update(API_KEY).digest('hex'), scopes: ['mcp'] }],
+  },
   policy: [{ tools: ['admin__*'], scopes: ['mcp:admin'] }],
   backends: [
     { name: 'files', transport: 'http', url: files.url, namespace: 'files' },
@@ -67,6 +73,15 @@ t.test('rejections: status, challenge, JSON-RPC body', async (t) => {
   t.match(challengeOf(query), /error="invalid_request"/, 'invalid_request')
   const notification = await raw.post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: {} })
   t.equal(notification.status, 401, 'a notification needs a token too (AUTH-16)')
+})
+
+t.test('accepted credentials: JWT, opaque token (introspection), API key', async (t) => {
+  const opaque = await as.clientCredentials({ resource: RESOURCE, scope: 'mcp', client: CLIENTS.opaque })
+  const cases: Array<[string, string]> = [['JWT from the AS', user], ['opaque token, introspected', opaque], ['API key', API_KEY]]
+  for (const [name, token] of cases) {
+    const reply = await raw.rpc('tools/call', { name: 'rec__echo', arguments: { text: name } }, bearer(token))
+    t.same(reply.json.result?.content, [{ type: 'text', text: name }], `${name} → the call succeeds`)
+  }
 })
 
 t.test('metadata and health need no token', async (t) => {

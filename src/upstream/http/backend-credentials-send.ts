@@ -8,6 +8,9 @@ import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import { BACKEND_FAILURE, BackendError } from '../backend.ts'
 
 export interface CredentialSource {
+  // A credential that exists only for a caller (token exchange): the gateway's own requests
+  // (probes, listen fan-in) go without one.
+  readonly perCaller: boolean
   authorization(principal: Principal): Promise<string>
   invalidate(principal: Principal, value: string): void
 }
@@ -35,12 +38,13 @@ export async function obtainCredential(backend: string, credentials: CredentialS
 
 export async function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
   const principal = options.principal ?? ANONYMOUS
-  let authorization = await obtainCredential(options.backend, options.credentials, principal)
+  const credentials = options.principal === undefined && options.credentials?.perCaller ? undefined : options.credentials
+  let authorization = await obtainCredential(options.backend, credentials, principal)
   let response = await options.send(authorization)
   if (response.statusCode === 401 && authorization !== undefined) {
     await response.body.dump()
-    options.credentials!.invalidate(principal, authorization)
-    authorization = await obtainCredential(options.backend, options.credentials, principal)
+    credentials!.invalidate(principal, authorization)
+    authorization = await obtainCredential(options.backend, credentials, principal)
     response = await options.send(authorization)
   }
   // Without a credential source the reply is read as any other (a challenge header is never

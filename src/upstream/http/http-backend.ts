@@ -272,7 +272,9 @@ export class HttpBackend implements Backend {
     this.#setUp({ era: ERA.legacy, protocolVersion, capabilities, fields: { session: sessionId !== undefined, note } })
   }
 
+  // A per-caller credential (token exchange) cannot go on a session every caller shares.
   async #refreshSessionCredential(): Promise<void> {
+    if (this.#deps.credentials?.perCaller) return
     const authorization = await obtainCredential(this.name, this.#deps.credentials, ANONYMOUS)
     if (authorization !== undefined) this.#sessionHeaders.authorization = authorization
   }
