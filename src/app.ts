@@ -98,7 +98,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // A request without Origin (every non-browser client) skips the CORS work entirely.
     origin: (origin, callback) => callback(null, origin !== undefined && isOriginAllowed(config.allowedOrigins, origin)),
     methods: ['POST'],
-    exposedHeaders: [],
+    // A browser client must read the challenge to find the metadata (AUTH-4) and when to retry.
+    exposedHeaders: ['www-authenticate', 'retry-after'],
     maxAge: 600,
   })
   const listen = createListenHandler(app, config)
