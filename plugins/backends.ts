@@ -35,7 +35,7 @@ export interface BackendsPluginOptions {
 
 export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
   const logger = app.log.child({ component: 'upstream' })
-  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo }), config: c }))
+  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c) }), config: c }))
   const backends = new BackendSet(entries, config.namespaceSeparator)
   let secret = config.stateSecret
   if (secret === '') {
@@ -49,15 +49,17 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   }
   const sealer = new Sealer(secret)
   const params = new UpstreamParamsBuilder(serverInfo)
-  const catalog = new Catalog(params, { minRefreshMs: config.limits.listRefreshMs })
+  const catalog = new Catalog(params)
+  catalog.minRefreshMs = config.limits.listRefreshMs
   // HDR-11: a tool with invalid x-mcp-header annotations is dropped from tools/list, with a warning.
   const acceptTool = (tool: Record<string, unknown>, backend: string): boolean => {
     const check = readHeaderParams(tool)
     if (!check.ok) logger.warn({ backend, tool: tool.name, reason: check.problem }, 'tool dropped from tools/list')
     return check.ok
   }
+  const access = app.auth.gateway.enabled ? app.auth.gateway : undefined
   const router = new Router({
-    backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize,
+    backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access,
     replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
   })
   let probing: Promise<void> | undefined
@@ -65,7 +67,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const hub = new ListenHub(backends, catalog, logger)
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
-  app.metrics.limits.setGauges({ queued: () => router.queued(), replyBytes: () => 0 })
+  app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => 0 })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
   // failure of probing or of hub.start is logged, never left an unhandled rejection.
   app.addHook('onReady', async () => {
@@ -76,4 +78,4 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     router.close()
     await Promise.all(entries.map((e) => e.backend.close()))
   })
-}, { name: 'backends', dependencies: ['metrics'] })
+}, { name: 'backends', dependencies: ['metrics', 'auth'] })

@@ -15,7 +15,9 @@ const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, d
       for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
     }
     reply.hijack()
-    await handleMcpPost(deps, { headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id })
+    await handleMcpPost(deps, {
+      headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress,
+    })
   })
   // HTTP-10: no legacy session can exist yet, so GET and DELETE are 405 with Allow: POST.
   app.route({

@@ -7,6 +7,8 @@ import { isOriginAllowed } from './protocol/origin.ts'
 import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
 import backendsPlugin from '../plugins/backends.ts'
+import authPlugin from '../plugins/auth.ts'
+import wellKnownRoutes from '../routes/well-known.ts'
 import securityPlugin from '../plugins/security.ts'
 import errorHandlerPlugin from '../plugins/error-handler.ts'
 import mcpRoutes from '../routes/mcp.ts'
@@ -89,17 +91,22 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   app.removeContentTypeParser('text/plain')
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin)
+  await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   await app.register(securityPlugin, { allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, endpoint: MCP_ENDPOINT })
   await app.register(cors, {
     // A request without Origin (every non-browser client) skips the CORS work entirely.
     origin: (origin, callback) => callback(null, origin !== undefined && isOriginAllowed(config.allowedOrigins, origin)),
     methods: ['POST'],
-    exposedHeaders: [],
+    // A browser client must read the challenge to find the metadata (AUTH-4) and when to retry.
+    exposedHeaders: ['www-authenticate', 'retry-after'],
     maxAge: 600,
   })
   const listen = createListenHandler(app, config)
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen }
+  const gatewayAuth = app.auth.gateway
+  // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
+  const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps })
   let closing = false
   app.addHook('preClose', async () => {
@@ -109,6 +116,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     endpoint: MCP_ENDPOINT, allowedHosts: config.allowedHosts, maxBodyBytes: config.maxBodyBytes, deps, log: app.log, isClosing: () => closing,
   })
   await app.register(healthRoutes)
+  // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
+  if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
   return app
 }

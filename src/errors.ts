@@ -68,7 +68,19 @@ export const ERRORS = {
   MCP_GATEWAY_LIMIT_QUEUE_FULL: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Too many calls waiting for this backend' },
   MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'No free slot for this backend in time' },
   MCP_GATEWAY_LIMIT_REPLY_BUDGET: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Gateway reply memory budget exhausted' },
+  // G11: a backend's 401/403 (its challenge never reaches the client), or no credential for it (G12)
+  MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },
+  // AUTH-6, AUTH-12: no bearer token, or one that does not validate (with WWW-Authenticate)
+  MCP_GATEWAY_AUTH_REQUIRED: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Authorization required' },
+  MCP_GATEWAY_AUTH_INVALID_TOKEN: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Invalid access token' },
+  // AUTH-12: tokens never in the query string (RFC 6750 invalid_request)
+  MCP_GATEWAY_AUTH_TOKEN_IN_QUERY: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Access tokens must be sent in the Authorization header' },
+  // AUTH-9
+  MCP_GATEWAY_AUTH_INSUFFICIENT_SCOPE: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Insufficient scope' },
+  // The authorization server's keys or introspection endpoint cannot be reached: not the token's fault
+  MCP_GATEWAY_AUTH_UNAVAILABLE: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Cannot verify access tokens right now' },
+  MCP_GATEWAY_RATE_LIMITED: { rpcCode: RPC.invalidRequest, httpStatus: 429, message: 'Too many requests' },
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ERRORS
@@ -83,6 +95,7 @@ export const UPSTREAM_FAILURE_CODES = {
   queue_full: 'MCP_GATEWAY_LIMIT_QUEUE_FULL',
   queue_timeout: 'MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT',
   reply_budget: 'MCP_GATEWAY_LIMIT_REPLY_BUDGET',
+  unauthorized: 'MCP_GATEWAY_UPSTREAM_UNAUTHORIZED',
 } as const satisfies Record<import('./upstream/backend.ts').BackendFailure, ErrorCode>
 
 // HTTP-16: the status of an error answered in band (after dispatch, or on an open stream).
@@ -106,7 +119,9 @@ export class GatewayError extends Error {
   readonly rpcCode: number
   readonly httpStatus: number
   readonly data: unknown
-  constructor(code: ErrorCode, detail?: string, options?: { data?: unknown; cause?: unknown }) {
+  // Response headers the refusal needs (WWW-Authenticate on 401/403, Retry-After on 429).
+  readonly headers: Readonly<Record<string, string>> | undefined
+  constructor(code: ErrorCode, detail?: string, options?: { data?: unknown; cause?: unknown; headers?: Readonly<Record<string, string>> }) {
     const entry = ERRORS[code]
     super(detail ? `${entry.message}: ${detail}` : entry.message, { cause: options?.cause })
     this.name = 'GatewayError'
@@ -114,6 +129,7 @@ export class GatewayError extends Error {
     this.rpcCode = entry.rpcCode
     this.httpStatus = entry.httpStatus
     this.data = options?.data
+    this.headers = options?.headers
   }
 
   toJsonRpcError(): { code: number; message: string; data?: unknown } {

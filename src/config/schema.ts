@@ -9,6 +9,8 @@ import { LOOPBACK_HOSTS } from '../protocol/origin.ts'
 import { readSettings } from './read-settings.ts'
 import { MIN_SECRET_BYTES } from '../routing/seal.ts'
 import type { Settings } from './setting-types.ts'
+import { AUTH_GATEWAY_SETTINGS, BACKEND_AUTH_SETTING } from '../auth/auth-schema.ts'
+import { checkAuthSettings } from '../auth/auth-config.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -22,6 +24,7 @@ const HTTP_BACKEND = {
   ...BACKEND_COMMON,
   url: { type: 'string', pattern: /^https?:\/\//, patternProblem: 'must be an http:// or https:// URL', doc: 'its MCP endpoint' },
   headers: { type: 'stringMap', doc: 'sent to this backend only (its own credentials; never the client\'s, AUTH-8)' },
+  auth: BACKEND_AUTH_SETTING,
   connections: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'calls in flight to this backend at once (its undici pool, plus a few connections for probes and list fetches); more wait in the fair queue' },
   maxReplyBytes: { type: 'integer', default: 64 * 1024 * 1024, min: 1024, doc: 'largest reply body accepted (a larger one is a bad reply)' },
   downAfterFailures: {
@@ -106,6 +109,7 @@ export const GATEWAY_SETTINGS = {
     check: checkBackends,
     doc: 'the MCP servers behind the gateway, in the order aggregation follows',
   },
+  ...AUTH_GATEWAY_SETTINGS,
 } as const satisfies Settings
 
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }
@@ -113,7 +117,10 @@ export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; er
 export function validateConfig(raw: unknown): ConfigResult {
   if (!isJsonObject(raw)) return { ok: false, errors: ['config: must be a JSON object'] }
   const errors: string[] = []
-  const config = readSettings(GATEWAY_SETTINGS, raw, { path: '', report: (path, problem) => errors.push(`${path}: ${problem}`) })
+  const report = (path: string, problem: string): void => void errors.push(`${path}: ${problem}`)
+  const config = readSettings(GATEWAY_SETTINGS, raw, { path: '', report })
+  // Rules across settings (derived defaults, auth needed by policy …), listed with the rest.
+  checkAuthSettings(config as Partial<GatewayConfig>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

@@ -53,7 +53,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       } catch {
         return refuse(res, reqId, new GatewayError('MCP_GATEWAY_RPC_PARSE_ERROR'), started)
       }
-      return handleMcpPost(options.deps, { headers: req.headers, body, res, log: options.log, reqId })
+      return handleMcpPost(options.deps, { headers: req.headers, body, res, log: options.log, reqId, url: req.url, remoteAddress: req.socket.remoteAddress })
     }, (err: GatewayError) => refuse(res, reqId, err, started)).catch((err: unknown) => {
       options.log.error({ reqId, err }, 'unhandled error on the fast path')
       if (!res.headersSent) res.destroy()

@@ -8,6 +8,9 @@ import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
+import type { AdmitRequest } from '../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../auth/authenticator.ts'
+import type { Principal } from '../auth/principal.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 
@@ -16,6 +19,8 @@ export interface McpHandlerDeps {
   metrics: GatewayMetrics
   // Long-lived streams (subscriptions/listen) are handed to this when configured.
   listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
+  // Authentication and rate limit (AUTH-6, AUTH-16): every request, before anything else.
+  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
 }
 
 export interface McpPost {
@@ -24,6 +29,9 @@ export interface McpPost {
   res: ServerResponse
   log: Logger
   reqId: string
+  // The request target (tokens in the query string are refused) and the peer (rate limits).
+  url?: string
+  remoteAddress?: string
 }
 
 interface Access {
@@ -52,6 +60,8 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
+  const admitted = deps.auth ? await deps.auth.admit({ headers: post.headers, url: post.url, remoteAddress: post.remoteAddress }) : undefined
+  if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
@@ -71,7 +81,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
     const outcome = await deps.listen(valid, stream, post.res)
     return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
   }
-  return dispatch(deps, post, stream, valid)
+  return dispatch(deps, post, stream, { valid, principal: admitted?.principal })
 }
 
 // A bug must not leave the client hanging: it gets -32603 (or its stream ends), and the error is
@@ -86,11 +96,12 @@ function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Acces
 }
 
 function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
-  stream.finish(errorBody(id, err), err.httpStatus)
+  stream.finish(errorBody(id, err), err.httpStatus, err.headers)
   return { rpcMethod: method, rpcId: id, outcome: OUTCOME.rejected, status: err.httpStatus }
 }
 
-async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, valid: ValidRequest): Promise<Access> {
+async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
+  const { valid, principal } = call
   const request: JsonRpcRequest = valid.request
   const controller = new AbortController()
   const onClose = (): void => {
@@ -99,6 +110,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   post.res.once('close', onClose)
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   const ctx: CallContext = {
+    principal,
     signal: controller.signal,
     client: post.res.req.socket.remoteAddress,
     onNotification: (n: JsonRpcNotification) => {
@@ -118,7 +130,7 @@ function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Ac
     return access
   }
   const status = stream.committed ? 200 : reply.httpStatus
-  stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status)
+  stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status, stream.committed ? undefined : reply.headers)
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && access.backend !== undefined
   return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
 }

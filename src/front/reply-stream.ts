@@ -56,8 +56,9 @@ export class ReplyStream {
     if (!this.gone && this.#committed) this.#write(text)
   }
 
-  // The final message: the last SSE event, or a JSON body with the given status.
-  finish(message: object, status = 200): void {
+  // The final message: the last SSE event, or a JSON body with the given status (and headers a
+  // refusal needs: WWW-Authenticate, Retry-After).
+  finish(message: object, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.gone) return
     if (this.#committed) {
       this.#write(encodeSseEvent(JSON.stringify(message)))
@@ -66,7 +67,7 @@ export class ReplyStream {
     }
     this.#ended = true
     const body = JSON.stringify(message)
-    this.#res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    this.#res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
     this.#res.end(body)
   }
 

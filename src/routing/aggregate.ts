@@ -9,6 +9,8 @@ import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog, CachedList } from './catalog.ts'
 import type { ListKind } from './list-kinds.ts'
 import type { Sealer } from './seal.ts'
+import type { ListView } from './access.ts'
+import { ANONYMOUS } from './mrtr.ts'
 
 export interface AggregateDeps {
   backends: BackendSet
@@ -19,29 +21,40 @@ export interface AggregateDeps {
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   // Items per gateway page; a listing spans backends (PAGE-1: the server picks the size).
   pageSize: number
-  // The merged lists of the current catalog generation (absent: merged on every call).
+  // The caller's view (binding, what the policy lets them see); absent: anonymous, everything.
+  view?: ListView
+  // The merged lists of the current catalog generation (absent: merged on every call), and whose
+  // merged list this call's is ('' when it is the same for every caller).
   merged?: MergedLists
+  mergedKey?: string
 }
 
-// One kind's merged list, valid while the catalog's lists it was merged from are the current ones:
-// the generation is the identity of those lists (a refetch or an invalidation replaces them). Paging
-// a large list then merges and hashes it once, not once per page.
+// One merged list, valid while the catalog's lists it was merged from are the current ones: the
+// generation is the identity of those lists (a refetch or an invalidation replaces them). Paging a
+// large list then merges and hashes it once, not once per page.
 interface MergedList {
   sources: ReadonlyArray<CachedList | undefined>
   items: JsonObject[]
   digest?: string
 }
 
-export class MergedLists {
-  readonly #byKind = new Map<ListKind['id'], MergedList>()
+// Merged lists kept, over every kind and caller (each as large as the lists it merges); the
+// oldest go first.
+const MAX_MERGED_LISTS = 16
 
-  // The merged items of these contributions, merged only when a list changed.
+export class MergedLists {
+  readonly #lists = new Map<string, MergedList>()
+
+  // The merged items of these contributions, merged only when one of their lists changed.
   get(deps: AggregateDeps, kind: ListKind, contributions: Contribution[]): MergedList {
+    const key = `${kind.id}\u0000${deps.mergedKey ?? ''}`
     const sources = contributions.map((c) => c.list)
-    const cached = this.#byKind.get(kind.id)
+    const cached = this.#lists.get(key)
     if (cached && cached.sources.length === sources.length && cached.sources.every((list, i) => list === sources[i])) return cached
     const merged = { sources, items: mergeItems(deps, kind, contributions) }
-    this.#byKind.set(kind.id, merged)
+    this.#lists.delete(key)
+    if (this.#lists.size >= MAX_MERGED_LISTS) this.#lists.delete(this.#lists.keys().next().value as string)
+    this.#lists.set(key, merged)
     return merged
   }
 }
@@ -78,6 +91,8 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
     for (const item of list?.items ?? []) {
       const key = kind.named ? deps.backends.gatewayName(entry, String(item.name)) : String(item.uri ?? item.uriTemplate)
       if (kind.id === 'tools' && deps.acceptTool && !deps.acceptTool(item, entry.backend.name)) continue
+      // CAP-4: only what this caller may use.
+      if (deps.view?.visible && !deps.view.visible(key)) continue
       if (seen.has(key)) {
         deps.logger.warn({ backend: entry.backend.name, name: key }, `${kind.id} name collision; first backend wins`)
         continue
@@ -91,7 +106,9 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
 
 // Hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
 function mergeHints(deps: AggregateDeps, contributions: Contribution[]): CacheHints {
-  return mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
+  const hints = mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
+  // A list that varies by caller is private (CAP-4, G3).
+  return deps.view?.visible ? { ...hints, cacheScope: 'private' } : hints
 }
 
 // PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list
@@ -103,11 +120,13 @@ function listDigest(kind: ListKind, items: JsonObject[]): string {
   return hash.digest('base64url').slice(0, 16)
 }
 
-// PAGE-4: cursor = sealed {list kind, offset, list digest}; anything else is -32602.
+// PAGE-4: cursor = sealed {list kind, offset, list digest, caller}; anything else (another
+// caller's cursor included, G12) is -32602.
 function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): { offset: number; digest?: unknown } {
   if (cursor === undefined) return { offset: 0 }
   const payload = deps.sealer.open(cursor)
   if (payload?.k !== kind.id || !Number.isInteger(payload.o) || (payload.o as number) < 0) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID')
+  if (payload.p !== (deps.view?.binding ?? ANONYMOUS)) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the cursor belongs to another caller')
   return { offset: payload.o as number, digest: payload.d }
 }
 
@@ -122,6 +141,6 @@ export async function listAggregated(deps: AggregateDeps, kind: ListKind, params
   if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed; start again without a cursor')
   const end = cursor.offset + deps.pageSize
   const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: hints.ttlMs, cacheScope: hints.cacheScope }
-  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest })
+  if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest, p: deps.view?.binding ?? ANONYMOUS })
   return result
 }

@@ -4,6 +4,7 @@
 // recently), so a client that floods waits behind itself, never in front of the others. At most `maxQueued` calls wait in all (when full, the longest queue sheds
 // its newest call), and none waits longer than `queueTimeoutMs` (apart from the call's own timeout,
 // which starts when the call is sent). Refusals are BackendErrors naming the backend.
+import type { Principal } from '../auth/principal.ts'
 import type { BackendConfig } from '../config/types.ts'
 import { BackendError } from '../upstream/backend.ts'
 
@@ -186,12 +187,32 @@ export interface CallLimits {
 
 // One scheduler per backend; its slots are the backend's own concurrency (HTTP: `connections`,
 // stdio: `concurrency`).
-export function createSchedulers(entries: ReadonlyArray<{ config: BackendConfig }>, limits: CallLimits): Map<string, CallScheduler> {
-  return new Map(entries.map(({ config }) => [config.name, new CallScheduler({
-    backend: config.name,
-    slots: config.transport === 'http' ? config.connections : config.concurrency,
-    perClient: limits.callsPerClient,
-    maxQueued: limits.queuedCalls,
-    queueTimeoutMs: limits.queueTimeoutMs,
-  })]))
+export class BackendSchedulers {
+  readonly #byBackend: Map<string, CallScheduler>
+
+  constructor(entries: ReadonlyArray<{ config: BackendConfig }>, limits: CallLimits) {
+    this.#byBackend = new Map(entries.map(({ config }) => [config.name, new CallScheduler({
+      backend: config.name,
+      slots: config.transport === 'http' ? config.connections : config.concurrency,
+      perClient: limits.callsPerClient,
+      maxQueued: limits.queuedCalls,
+      queueTimeoutMs: limits.queueTimeoutMs,
+    })]))
+  }
+
+  run<T>(backend: string, call: { client: string; signal: AbortSignal }, send: () => Promise<T>): Promise<T> {
+    const scheduler = this.#byBackend.get(backend)
+    return scheduler === undefined ? send() : scheduler.run(call.client, call.signal, send)
+  }
+
+  // Calls waiting for a slot, per backend (mcp_gateway_queued_calls).
+  queued(): Array<{ backend: string; calls: number }> {
+    return [...this.#byBackend.values()].map((scheduler) => ({ backend: scheduler.backend, calls: scheduler.queued }))
+  }
+}
+
+// Who a call is counted against: an authenticated principal, else the client's address.
+export function callerKey(principal: Principal | undefined, address: string | undefined): string {
+  if (principal !== undefined && !principal.isAnonymous) return principal.id
+  return address ?? 'unknown'
 }

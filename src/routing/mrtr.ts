@@ -9,6 +9,7 @@ import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE } from '../protocol/result.ts'
 import { BackendError } from '../upstream/backend.ts'
+import type { ReplayStore } from './replay-store.ts'
 import type { Sealer } from './seal.ts'
 
 export const ANONYMOUS = 'anonymous'
@@ -76,6 +77,14 @@ export function openRequestState(sealer: Sealer, binding: StateBinding, token: u
     if (typeof payload.g === 'string' && Number.isInteger(payload.r)) return { kind: 'bridge', handle: { id: payload.g, round: payload.r as number }, use }
   }
   throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
+}
+
+// MRTR-9: a backend's state is passed on once; a replay, on any replica sharing the store, is
+// refused (-32602), after `onReplay` (which counts it).
+export async function claimState(replays: ReplayStore, use: StateUse, onReplay: () => void): Promise<void> {
+  if (await replays.claim(use.tokenId, use.expiresAtMs)) return
+  onReplay()
+  throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState was already used; a retry carries the state of the latest round, once')
 }
 
 const INPUT_METHODS = new Map([

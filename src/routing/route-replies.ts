@@ -7,10 +7,13 @@ import type { BackendError } from '../upstream/backend.ts'
 
 export type RouteReply =
   | { ok: true; result: JsonObject }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend' }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>> }
 
 export function replyFromGatewayError(err: GatewayError): RouteReply {
-  return { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  // A 403 insufficient_scope carries its challenge (AUTH-9).
+  if (err.headers) reply.headers = err.headers
+  return reply
 }
 
 // ERR-7: a gateway-origin failure toward a backend names it and says the gateway produced it.

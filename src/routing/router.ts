@@ -8,7 +8,7 @@ import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError } from '../upstream/backend.ts'
-import { listAggregated, MergedLists, type AggregateDeps } from './aggregate.ts'
+import { listAggregated, MergedLists } from './aggregate.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { buildCapabilities, buildDiscoverResult } from './discover.ts'
@@ -16,13 +16,15 @@ import { LIST_KINDS } from './list-kinds.ts'
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
-import { ANONYMOUS, checkInputRequired, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding, type StateUse } from './mrtr.ts'
-import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type Round } from './bridge.ts'
+import { ANONYMOUS, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
+import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './bridge.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
+import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
+import { policyKindOf, type RouteAccess } from './access.ts'
 import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
-import { createSchedulers, type CallLimits, type CallScheduler } from './call-scheduler.ts'
+import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -35,6 +37,8 @@ export interface RouterDeps {
   stateTtlMs: number
   acceptTool?: (tool: JsonObject, backend: string) => boolean
   pageSize: number
+  // Per-caller policy (absent: everyone may use everything).
+  access?: RouteAccess
   // MRTR-9: single use of sealed requestState.
   replays: ReplayStore
   // Every refusal by a gateway limit is counted (mcp_gateway_limit_refusals_total).
@@ -43,8 +47,6 @@ export interface RouterDeps {
   limits: CallLimits
 }
 
-// The client key of a call whose transport did not say who called.
-const UNKNOWN_CLIENT = 'unknown'
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
 
 // Methods that exist only while some backend offers their capability (tools are always declared).
@@ -62,8 +64,10 @@ export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError,
 export interface CallContext {
   signal: AbortSignal
   onNotification: (notification: JsonRpcNotification) => void
-  // Who is calling, the key of per-client limits and fair scheduling: the principal once
-  // authentication is on, the client's address until then.
+  // Who is calling (authentication); absent: anonymous.
+  principal?: Principal
+  // The client's address: the key of per-client limits and fair scheduling while the caller is
+  // anonymous (an authenticated caller is keyed by its principal).
   client?: string
   // Set by the router for the access log and metrics.
   backend?: string
@@ -78,30 +82,27 @@ interface Forward {
   binding?: StateBinding
   // A retry of a bridged legacy call: the held call to resume instead of a new upstream request.
   resume?: BridgeHandle
+  // On whose behalf (sealed-state binding, the backend's credential).
+  principal?: Principal
 }
 
 export class Router {
   readonly #headerParams = new WeakMap<JsonObject, HeaderParamsResult>()
   readonly #deps: RouterDeps
-  // What aggregation needs, with the merged lists of the current catalog generation.
-  readonly #aggregate: AggregateDeps
   readonly #bridge: Bridge
-  readonly #schedulers: Map<string, CallScheduler>
+  // Merged lists of the current catalog generation (paging a large list merges it once).
+  readonly #merged = new MergedLists()
+  // Fair scheduling of each backend's calls (README "Limits").
+  readonly schedulers: BackendSchedulers
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
   // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
-    this.#aggregate = { ...deps, merged: new MergedLists() }
-    this.#schedulers = createSchedulers(deps.backends.entries, deps.limits)
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
-  }
-
-  // Calls waiting for a slot, per backend (mcp_gateway_queued_calls).
-  queued(): Array<{ backend: string; calls: number }> {
-    return [...this.#schedulers.values()].map((scheduler) => ({ backend: scheduler.backend, calls: scheduler.queued }))
+    this.schedulers = new BackendSchedulers(deps.backends.entries, deps.limits)
   }
 
   // Held MRTR bridge calls end with the gateway (before the backends close).
@@ -132,12 +133,29 @@ export class Router {
     }
     if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
-    if (kind) return this.#complete(valid, await listAggregated(this.#aggregate, kind, valid.params))
-    const forward = await this.#target(valid, ctx)
+    const deps = this.#depsFor(ctx.principal ?? NOBODY)
+    if (kind) {
+      const view = { binding: deps.principal.binding, visible: this.#deps.access?.visibility(deps.principal, policyKindOf(kind)) }
+      // The merged list is the same for every caller unless the policy filters it for this one.
+      const mergedKey = view.visible ? deps.principal.cacheKey : ''
+      return this.#complete(valid, await listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params))
+    }
+    const forward = await this.#target(valid, ctx, deps)
     return this.#forward(valid, forward, ctx)
   }
 
-  async #target(valid: ValidRequest, ctx: CallContext): Promise<Forward> {
+  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9, G12).
+  #depsFor(principal: Principal): RouterDeps & { principal: Principal } {
+    return { ...this.#deps, catalog: this.#deps.catalog.forPrincipal(principal), principal }
+  }
+
+  // AUTH-9: what the policy keeps from this caller is refused before it is looked up.
+  #allow(principal: Principal, kind: 'tools' | 'prompts' | 'resources', name: string): void {
+    const refusal = this.#deps.access?.forbid(principal, kind, name)
+    if (refusal) throw refusal
+  }
+
+  async #target(valid: ValidRequest, ctx: CallContext, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
@@ -146,16 +164,18 @@ export class Router {
         const isTool = valid.request.method === 'tools/call'
         // Set first: the access line names what was asked even when no owner is found.
         ctx.tool = name
-        const target = await resolveName(this.#deps, { kind: isTool ? 'tools' : 'prompts', name })
+        this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
+        const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
-        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers }, name)
+        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
-        return this.#withState(valid, { entry: await resolveUri(this.#deps, uri), params: {} }, uri)
+        this.#allow(deps.principal, 'resources', uri)
+        return this.#withState(valid, { entry: await resolveUri(deps, uri), params: {}, principal: deps.principal }, uri)
       }
       case 'completion/complete':
-        return this.#completionTarget(p)
+        return this.#completionTarget(p, deps)
       default:
         throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', valid.request.method)
     }
@@ -178,38 +198,37 @@ export class Router {
     return cached
   }
 
-  // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request, and is used once.
+  // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request and caller, and is
+  // used once.
   async #withState(valid: ValidRequest, forward: Forward, name: string): Promise<Forward> {
-    const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal: ANONYMOUS }
+    const principal = forward.principal?.binding ?? ANONYMOUS
+    const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal }
     const overrides: JsonObject = { ...forward.params }
     if (valid.params.requestState !== undefined) {
       const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
       // A bridge handle is single use by the bridge itself (its round, on the holding replica).
       if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
-      await this.#claim(opened.use, binding.backend)
+      await claimState(this.#deps.replays, opened.use, () => this.#deps.countRefusal?.(LIMIT.stateReplay, binding.backend))
       overrides.requestState = opened.state
     }
     return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
   }
 
-  // MRTR-9: a backend's state is passed on once; a replay, on any replica sharing the store, is refused.
-  async #claim(use: StateUse, backend: string): Promise<void> {
-    if (await this.#deps.replays.claim(use.tokenId, use.expiresAtMs)) return
-    this.#deps.countRefusal?.(LIMIT.stateReplay, backend)
-    throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState was already used; a retry carries the state of the latest round, once')
-  }
-
   // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
-  async #completionTarget(p: JsonObject): Promise<Forward> {
-    const { params } = this.#deps
+  async #completionTarget(p: JsonObject, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
+    const { params, principal } = deps
     const ref = isJsonObject(p.ref) ? p.ref : undefined
     if (ref?.type === 'ref/prompt') {
-      const target = await resolveName(this.#deps, { kind: 'prompts', name: requireString(ref.name, 'ref.name') })
-      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }) }
+      const name = requireString(ref.name, 'ref.name')
+      this.#allow(principal, 'prompts', name)
+      const target = await resolveName(deps, { kind: 'prompts', name })
+      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }), principal }
     }
     if (ref?.type === 'ref/resource') {
-      const entry = await resolveUri(this.#deps, requireString(ref.uri, 'ref.uri'))
-      return { entry, params: params.forCall(entry.backend, p) }
+      const uri = requireString(ref.uri, 'ref.uri')
+      this.#allow(principal, 'resources', uri)
+      const entry = await resolveUri(deps, uri)
+      return { entry, params: params.forCall(entry.backend, p), principal }
     }
     throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
   }
@@ -237,15 +256,14 @@ export class Router {
   // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
   #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
     const backend = forward.entry.backend
-    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, client: ctx.client }
+    // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
+    const client = callerKey(forward.principal, ctx.client)
+    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, principal: forward.principal, client }
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
     const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
-    // Fair scheduling (README "Limits"): the wait for a slot is not part of the call's timeout.
-    const scheduler = this.#schedulers.get(backend.name)!
-    const client = ctx.client ?? UNKNOWN_CLIENT
     if (!bridgeable) {
       const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
-      return scheduler.run(client, ctx.signal, send).then((reply) => ({ kind: 'reply', reply }))
+      return this.schedulers.run(backend.name, { client, signal: ctx.signal }, send).then((reply) => ({ kind: 'reply', reply }))
     }
     const capabilities = valid.meta[META.clientCapabilities]
     const attachment = {
@@ -255,7 +273,8 @@ export class Router {
     if (forward.resume) return this.#bridge.resume(forward.resume, attachment, valid.params.inputResponses)
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
     // A held call keeps its slot while it waits for the client's input: it is a backend request.
-    return this.#bridge.open((hooks) => scheduler.run(client, hooks.signal, () => backend.request({ ...upstream, ...hooks })), attachment, log)
+    const run = (hooks: BridgeHooks) => this.schedulers.run(backend.name, { client, signal: hooks.signal }, () => backend.request({ ...upstream, ...hooks }))
+    return this.#bridge.open(run, attachment, log)
   }
 
   // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and

@@ -1,5 +1,6 @@
 // The Backend interface: what routing needs from any MCP server behind the gateway,
 // whatever its transport (HTTP, stdio) or era (2026-07-28 modern, 2025-11-25 legacy).
+import type { Principal } from '../auth/principal.ts'
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 
 export const ERA = { modern: 'modern', legacy: 'legacy', unknown: 'unknown' } as const
@@ -19,6 +20,9 @@ export interface UpstreamCall {
   client?: string
   // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
   headers?: Record<string, string>
+  // On whose behalf (the backend's credential may depend on it: token exchange, G12). Absent: the
+  // gateway's own (probes, listen fan-in).
+  principal?: Principal
   // MRTR bridging (G8, LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
   // roots/list sent during this call is answered with what this resolves to. Absent → refused.
   onServerRequest?: (request: ServerRequest) => Promise<ServerAnswer>
@@ -81,6 +85,8 @@ export const BACKEND_FAILURE = {
   queueFull: 'queue_full',
   queueTimeout: 'queue_timeout',
   replyBudget: 'reply_budget',
+  // The backend refused the gateway's credential, or none could be obtained for it (G11, G12).
+  unauthorized: 'unauthorized',
 } as const
 export type BackendFailure = (typeof BACKEND_FAILURE)[keyof typeof BACKEND_FAILURE]
 

@@ -4,11 +4,15 @@ import type { BackendConfig } from '../config/types.ts'
 import type { ServerInfo } from '../protocol/result.ts'
 import type { Backend } from './backend.ts'
 import { createHttpBackend } from './http/http-backend.ts'
+import type { CredentialSource } from './http/backend-credentials-send.ts'
 import { createStdioBackend } from './stdio/stdio-backend.ts'
 
 export interface BackendDeps {
   logger: Logger
   clientInfo: ServerInfo
+  // The gateway's own credential for an HTTP backend (AUTH-8); stdio backends take theirs from
+  // their environment (AUTH-17).
+  credentials?: CredentialSource
 }
 
 export function createBackend(config: BackendConfig, deps: BackendDeps): Backend {

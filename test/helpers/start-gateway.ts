@@ -30,6 +30,8 @@ export interface StartOptions {
   // Capture the gateway's logs (at `logLevel`, default info) into `logs` instead of silencing them.
   logs?: boolean
   logLevel?: string
+  // Listen on this port instead of any free one (when the config must name the gateway's URL).
+  port?: number
 }
 
 export async function startGateway(t: Test, raw: Record<string, unknown> = {}, options: StartOptions = {}): Promise<StartedGateway> {
@@ -39,7 +41,7 @@ export async function startGateway(t: Test, raw: Record<string, unknown> = {}, o
   const logger = tap ? { level: options.logLevel ?? 'info', stream: tap.stream } : { level: 'silent' }
   const app = await build(result.config, { logger })
   t.teardown(() => app.close())
-  await app.listen({ host: '127.0.0.1', port: 0 })
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('no address')
   const origin = `http://127.0.0.1:${address.port}`

@@ -21,11 +21,15 @@ import { requestLegacy } from './legacy-call.ts'
 import { LegacyListens } from './legacy-listen.ts'
 import { LegacySession } from './legacy-session.ts'
 import { BadReplyError, isEventStream, readSse } from './reply-reader.ts'
+import { obtainCredential, sendAuthorized, type CredentialSource } from './backend-credentials-send.ts'
+import { ANONYMOUS } from '../../auth/principal.ts'
 
 export interface HttpBackendDeps {
   logger: Logger
   clientInfo: ServerInfo
   probeTimeoutMs?: number
+  // The gateway's own credential for this backend (config `auth`); absent: static headers only.
+  credentials?: CredentialSource
 }
 
 const MAX_EVENT_CHARS = 16 * 1024 * 1024
@@ -57,6 +61,9 @@ export class HttpBackend implements Backend {
   readonly #reprober: Reprober
   readonly #state: BackendState
   #legacy: { session: LegacySession; listens: LegacyListens } | undefined
+  // A legacy session's headers: the static ones, and the gateway's own credential kept current
+  // (one session serves every caller, so it carries the gateway's credential, never a caller's).
+  readonly #sessionHeaders: Record<string, string>
   #nextId = 0
   // The probe sent when a request failed to connect, while it runs (one at a time).
   #verifying: Promise<void> | undefined
@@ -67,6 +74,7 @@ export class HttpBackend implements Backend {
     this.#deps = deps
     const url = new URL(config.url)
     this.#path = url.pathname + url.search
+    this.#sessionHeaders = { ...config.headers }
     this.#origin = url.origin
     // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
     const timers = { headersTimeout: 0, bodyTimeout: 0 }
@@ -99,6 +107,7 @@ export class HttpBackend implements Backend {
   async #requestLegacy(session: LegacySession, call: UpstreamCall): Promise<UpstreamReply> {
     const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS, logger: this.#deps.logger }
     try {
+      await this.#refreshSessionCredential()
       const reply = await requestLegacy(session, call, options)
       this.#state.recordSuccess()
       return reply
@@ -125,9 +134,14 @@ export class HttpBackend implements Backend {
     }
   }
 
+  // AUTH-8: the Authorization a backend sees is the gateway's own for it, never the client's.
   #post(pool: Pool, call: UpstreamCall, request: { id: string; signal: AbortSignal }): Promise<Dispatcher.ResponseData> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, method: call.method, params: call.params })
-    return pool.request({ path: this.#path, method: 'POST', headers: this.#headers(call), body, signal: request.signal })
+    const headers = this.#headers(call)
+    return sendAuthorized({
+      backend: this.name, credentials: this.#deps.credentials, principal: call.principal,
+      send: (authorization) => pool.request({ path: this.#path, method: 'POST', headers: authorization ? { ...headers, authorization } : headers, body, signal: request.signal }),
+    })
   }
 
   // A long-lived subscriptions/listen stream (SUB-*): notifications go to the sink as received;
@@ -276,8 +290,9 @@ export class HttpBackend implements Backend {
 
   async #openLegacy(note: string): Promise<void> {
     await this.#dropLegacy('legacy session replaced')
+    await this.#refreshSessionCredential()
     const session = new LegacySession({
-      backend: this.name, pool: this.#pool, path: this.#path, configHeaders: this.#config.headers, clientInfo: this.#deps.clientInfo,
+      backend: this.name, pool: this.#pool, path: this.#path, configHeaders: this.#sessionHeaders, clientInfo: this.#deps.clientInfo,
       logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS, handshakeTimeoutMs: this.#deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
     })
     await session.open()
@@ -288,6 +303,13 @@ export class HttpBackend implements Backend {
     this.#legacy = { session, listens }
     const { protocolVersion, capabilities, sessionId } = session
     this.#setUp({ era: ERA.legacy, protocolVersion, capabilities, fields: { session: sessionId !== undefined, note } })
+  }
+
+  // A per-caller credential (token exchange) cannot go on a session every caller shares.
+  async #refreshSessionCredential(): Promise<void> {
+    if (this.#deps.credentials?.perCaller) return
+    const authorization = await obtainCredential(this.name, this.#deps.credentials, ANONYMOUS)
+    if (authorization !== undefined) this.#sessionHeaders.authorization = authorization
   }
 
   #setUp(verdict: Parameters<BackendState['setUp']>[0]): void {

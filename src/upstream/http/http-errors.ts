@@ -38,6 +38,7 @@ const DESCRIPTIONS: Record<BackendFailure, string> = {
   queue_full: 'too many calls waiting for this backend',
   queue_timeout: 'no free slot for this backend in time',
   reply_budget: 'the gateway\'s reply memory budget is exhausted',
+  unauthorized: 'backend refused the gateway\'s credentials',
 }
 
 export function toBackendError(backend: string, err: unknown, state: { aborted: boolean; timedOut: boolean }): BackendError {

@@ -24,6 +24,8 @@ t.test('{} → every default', async (t) => {
     listPageSize: 500,
     limits: { callsPerClient: 16, queuedCalls: 256, queueTimeoutMs: 10_000, listRefreshMs: 5_000 },
     backends: [],
+    policy: [],
+    trustProxy: false,
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })

@@ -6,6 +6,48 @@ import type { GatewayConfig, HttpBackendConfig, StdioBackendConfig } from '../..
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false
 
+interface ClientCredentialsContract {
+  type: 'clientCredentials'
+  readonly tokenUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly scope?: string
+  readonly audience?: string
+}
+
+interface TokenExchangeContract {
+  type: 'tokenExchange'
+  readonly tokenUrl: string
+  readonly clientId: string
+  readonly clientSecret: string
+  readonly scope?: string
+  readonly audience?: string
+}
+
+type BackendAuthContract = ClientCredentialsContract | TokenExchangeContract
+
+interface AuthContract {
+  readonly resource: string
+  readonly authorizationServers: string[]
+  readonly issuer?: string
+  readonly jwksUri?: string
+  readonly audience?: string
+  readonly algorithms: string[]
+  readonly requiredScopes: string[]
+  readonly scopesSupported?: string[]
+  readonly scopeHierarchy: Record<string, string>
+  readonly clockToleranceS: number
+  readonly apiKeys: Array<{ readonly name: string; readonly sha256: string; readonly scopes?: string[] }>
+  readonly introspection?: { readonly url: string; readonly clientId: string; readonly clientSecret: string }
+}
+
+interface PolicyRuleContract {
+  readonly tools: string[]
+  readonly prompts: string[]
+  readonly resources: string[]
+  readonly scopes: string[]
+}
+
 interface HttpContract {
   readonly name: string
   transport: 'http'
@@ -16,6 +58,7 @@ interface HttpContract {
   readonly connections: number
   readonly maxReplyBytes: number
   readonly downAfterFailures: number
+  readonly auth?: BackendAuthContract
 }
 
 interface StdioContract {
@@ -51,6 +94,10 @@ interface GatewayContract {
     readonly listRefreshMs: number
   }
   readonly backends: Array<HttpContract | StdioContract>
+  readonly auth?: AuthContract
+  readonly policy: PolicyRuleContract[]
+  readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst?: number }
+  readonly trustProxy: boolean
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
@@ -69,7 +116,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
     ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'limits', 'listPageSize', 'logLevel', 'maxBodyBytes',
-      'namespaceSeparator', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs']],
+      'namespaceSeparator', 'policy', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]

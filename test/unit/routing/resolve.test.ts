@@ -31,7 +31,8 @@ const MIN_REFRESH_MS = 5_000
 // `clock.now` is the catalog's time: tests move it instead of waiting.
 function deps(...entries: BackendEntry[]): ResolveDeps & { clock: { now: number } } {
   const clock = { now: 1_000_000 }
-  const catalog = new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' }), { now: () => clock.now, minRefreshMs: MIN_REFRESH_MS })
+  const catalog = new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' }), () => clock.now)
+  catalog.minRefreshMs = MIN_REFRESH_MS
   return { backends: new BackendSet(entries, '__'), catalog, clock }
 }
 
