@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto'
 import type { GatewayConfig } from '../src/config/types.ts'
 import type { ServerInfo } from '../src/protocol/result.ts'
 import { createBackend } from '../src/upstream/create-backend.ts'
+import { ReplyBudget } from '../src/upstream/shared/reply-budget.ts'
 import { BackendSet } from '../src/routing/backend-set.ts'
 import { Catalog } from '../src/routing/catalog.ts'
 import { Router } from '../src/routing/router.ts'
@@ -35,7 +36,8 @@ export interface BackendsPluginOptions {
 
 export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
   const logger = app.log.child({ component: 'upstream' })
-  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c) }), config: c }))
+  const replyBudget = new ReplyBudget(config.limits.replyBytesInFlight)
+  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget }), config: c }))
   const backends = new BackendSet(entries, config.namespaceSeparator)
   let secret = config.stateSecret
   if (secret === '') {
@@ -67,7 +69,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const hub = new ListenHub(backends, catalog, logger)
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
-  app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => 0 })
+  app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
   // failure of probing or of hub.start is logged, never left an unhandled rejection.
   app.addHook('onReady', async () => {

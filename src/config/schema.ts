@@ -26,7 +26,10 @@ const HTTP_BACKEND = {
   headers: { type: 'stringMap', doc: 'sent to this backend only (its own credentials; never the client\'s, AUTH-8)' },
   auth: BACKEND_AUTH_SETTING,
   connections: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'calls in flight to this backend at once (its undici pool, plus a few connections for probes and list fetches); more wait in the fair queue' },
-  maxReplyBytes: { type: 'integer', default: 64 * 1024 * 1024, min: 1024, doc: 'largest reply body accepted (a larger one is a bad reply)' },
+  maxReplyBytes: {
+    type: 'integer', default: 16 * 1024 * 1024, min: 1024,
+    doc: 'largest reply body accepted (a larger one is a bad reply); sixteen such replies fill the default limits.replyBytesInFlight',
+  },
   downAfterFailures: {
     type: 'integer', default: 3, min: 1, max: 1000,
     doc: 'down after this many different clients\' requests failed to connect in a row (one client counts once; a failed probe is down at once)',
@@ -71,6 +74,10 @@ const LIMIT_SETTINGS = {
   queueTimeoutMs: {
     type: 'integer', default: 10_000, min: 1, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_QUEUE_TIMEOUT_MS',
     doc: 'longest wait for a free slot; the call\'s own timeoutMs starts when it is sent',
+  },
+  replyBytesInFlight: {
+    type: 'integer', default: 256 * 1024 * 1024, min: 1024 * 1024, env: 'MCP_GATEWAY_LIMITS_REPLY_BYTES_IN_FLIGHT',
+    doc: 'bytes of backend replies the gateway buffers at once, all backends together; a reply that would pass it fails its call (-32603)',
   },
   listRefreshMs: {
     type: 'integer', default: 5_000, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_LIST_REFRESH_MS',

@@ -6,6 +6,7 @@ import type { Backend } from './backend.ts'
 import { createHttpBackend } from './http/http-backend.ts'
 import type { CredentialSource } from './http/backend-credentials-send.ts'
 import { createStdioBackend } from './stdio/stdio-backend.ts'
+import type { ReplyBudget } from './shared/reply-budget.ts'
 
 export interface BackendDeps {
   logger: Logger
@@ -13,6 +14,9 @@ export interface BackendDeps {
   // The gateway's own credential for an HTTP backend (AUTH-8); stdio backends take theirs from
   // their environment (AUTH-17).
   credentials?: CredentialSource
+  // The reply bytes all HTTP backends may buffer at once (README "Limits"); stdio replies are one
+  // line at a time per child, bounded by its maxLineBytes.
+  replyBudget?: ReplyBudget
 }
 
 export function createBackend(config: BackendConfig, deps: BackendDeps): Backend {

@@ -13,6 +13,7 @@ import type { ServerInfo } from '../../protocol/result.ts'
 import { MODERN_VERSION } from '../../protocol/version.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from '../backend.ts'
 import { BackendState } from '../shared/backend-state.ts'
+import type { ReplyBudget } from '../shared/reply-budget.ts'
 import { CallSignal } from '../shared/call-signal.ts'
 import { Reprober } from '../shared/reprober.ts'
 import { toBackendError } from './http-errors.ts'
@@ -30,6 +31,8 @@ export interface HttpBackendDeps {
   probeTimeoutMs?: number
   // The gateway's own credential for this backend (config `auth`); absent: static headers only.
   credentials?: CredentialSource
+  // The reply bytes all backends may buffer at once (README "Limits"); absent: unbounded.
+  replyBudget?: ReplyBudget
 }
 
 const MAX_EVENT_CHARS = 16 * 1024 * 1024
@@ -105,7 +108,9 @@ export class HttpBackend implements Backend {
   }
 
   async #requestLegacy(session: LegacySession, call: UpstreamCall): Promise<UpstreamReply> {
-    const options = { backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS, logger: this.#deps.logger }
+    const options = {
+      backend: this.name, timeoutMs: this.#config.timeoutMs, maxEventChars: MAX_EVENT_CHARS, logger: this.#deps.logger, meter: this.#deps.replyBudget?.meter(this.name),
+    }
     try {
       await this.#refreshSessionCredential()
       const reply = await requestLegacy(session, call, options)
@@ -123,7 +128,8 @@ export class HttpBackend implements Backend {
     let response: Dispatcher.ResponseData | undefined
     try {
       response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
-      const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS })
+      const meter = this.#deps.replyBudget?.meter(this.name)
+      const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS, meter })
       this.#state.recordSuccess()
       return reply
     } catch (err) {

@@ -6,12 +6,15 @@ import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification } f
 import { isJsonObject } from '../../protocol/jsonrpc.ts'
 import type { UpstreamReply } from '../backend.ts'
 import { BadReplyError, isEventStream, isJsonContent, parseJsonBody, readSse } from './reply-reader.ts'
+import { meterBody, type ReplyMeter } from '../shared/reply-budget.ts'
 
 export interface ReplyOptions {
   id: JsonRpcId
   onNotification?: (notification: JsonRpcNotification) => void
   onServerRequest?: (request: JsonObject) => void
   maxEventChars: number
+  // The reply's share of the gateway's reply budget (README "Limits"); absent: not counted.
+  meter?: ReplyMeter
 }
 
 // What the reader needs of an undici response (Dispatcher.ResponseData fits).
@@ -56,15 +59,19 @@ function route(message: JsonObject, options: ReplyOptions): UpstreamReply | unde
   return asReply(message, options.id)
 }
 
-async function readText(body: ReplyBody): Promise<string> {
-  const utf8 = new TextDecoder()
-  let text = ''
-  for await (const chunk of body) text += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true })
-  return text + utf8.decode()
+// The body's chunks kept as they are and decoded once: one copy, not one per concatenation.
+async function readText(body: AsyncIterable<Buffer | string>): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
+}
+
+function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<Buffer | string> {
+  return meter === undefined ? body : meterBody(body, meter)
 }
 
 async function readJson(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
-  for (const message of parseJsonBody(await readText(body))) {
+  for (const message of parseJsonBody(await readText(metered(body, options.meter)))) {
     const reply = route(message, options)
     if (reply) return reply
   }
@@ -76,13 +83,15 @@ function readStream(body: ReplyBody, options: ReplyOptions): Promise<UpstreamRep
   let found: UpstreamReply | undefined
   return new Promise((resolve, reject) => {
     const sink = (message: JsonObject): boolean => {
+      // The event is parsed and handed on: its bytes are no longer buffered.
+      options.meter?.releaseHeld()
       if (found) return false
       found = route(message, options)
       if (found) resolve(found)
       return false
     }
     // A failure after the final reply only ends the drain.
-    readSse(body, sink, options.maxEventChars).then(() => resolve(found)).catch((err: unknown) => {
+    readSse(metered(body, options.meter), sink, options.maxEventChars).then(() => resolve(found)).catch((err: unknown) => {
       if (!found) reject(err)
     })
   })
@@ -96,6 +105,14 @@ async function discard(body: ReplyBody): Promise<void> {
 }
 
 export async function readReply(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
+  try {
+    return await readTyped(response, options)
+  } finally {
+    options.meter?.close()
+  }
+}
+
+async function readTyped(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
   const type = headerValue(response.headers['content-type'])
   let reply: UpstreamReply | undefined
   if (isEventStream(type)) reply = await readStream(response.body, options)

@@ -9,12 +9,15 @@ import { CallSignal } from '../shared/call-signal.ts'
 import { toBackendError } from './http-errors.ts'
 import { readReply } from './http-reply.ts'
 import type { LegacySession, SentRequest } from './legacy-session.ts'
+import type { ReplyMeter } from '../shared/reply-budget.ts'
 
 export interface LegacyCallOptions {
   backend: string
   timeoutMs: number
   maxEventChars: number
   logger: Logger
+  // This call's share of the gateway's reply budget.
+  meter?: ReplyMeter
 }
 
 async function send(session: LegacySession, message: JsonObject, signal: AbortSignal): Promise<SentRequest> {
@@ -54,7 +57,7 @@ export async function requestLegacy(session: LegacySession, call: UpstreamCall, 
   try {
     const { response } = await send(session, message, stream.signal)
     return await readReply(response, {
-      id, onNotification: call.onNotification, onServerRequest: answerOnStream(session, call, options), maxEventChars: options.maxEventChars,
+      id, onNotification: call.onNotification, onServerRequest: answerOnStream(session, call, options), maxEventChars: options.maxEventChars, meter: options.meter,
     })
   } catch (err) {
     throw toBackendError(options.backend, err, { aborted: call.signal.aborted, timedOut: deadline.timedOut })

@@ -143,6 +143,7 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_KEEP_ALIVE_MS', 'keepAliveMs'], ['MCP_GATEWAY_STATE_SECRET', 'stateSecret'], ['MCP_GATEWAY_STATE_SECRET_FILE', 'stateSecret'],
     ['MCP_GATEWAY_STATE_TTL_MS', 'stateTtlMs'], ['MCP_GATEWAY_LIMITS_CALLS_PER_CLIENT', 'limits.callsPerClient'],
     ['MCP_GATEWAY_LIMITS_QUEUED_CALLS', 'limits.queuedCalls'], ['MCP_GATEWAY_LIMITS_QUEUE_TIMEOUT_MS', 'limits.queueTimeoutMs'],
+    ['MCP_GATEWAY_LIMITS_REPLY_BYTES_IN_FLIGHT', 'limits.replyBytesInFlight'],
     ['MCP_GATEWAY_LIMITS_LIST_REFRESH_MS', 'limits.listRefreshMs'],
     ['MCP_GATEWAY_AUTH_RESOURCE', 'auth.resource'], ['MCP_GATEWAY_AUTH_SERVERS', 'auth.authorizationServers'],
     ['MCP_GATEWAY_AUTH_ISSUER', 'auth.issuer'], ['MCP_GATEWAY_AUTH_JWKS_URI', 'auth.jwksUri'], ['MCP_GATEWAY_AUTH_REQUIRED_SCOPES', 'auth.requiredScopes'],

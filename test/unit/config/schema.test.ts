@@ -22,7 +22,7 @@ t.test('{} → every default', async (t) => {
     stateTtlMs: 600_000,
     namespaceSeparator: '__',
     listPageSize: 500,
-    limits: { callsPerClient: 16, queuedCalls: 256, queueTimeoutMs: 10_000, listRefreshMs: 5_000 },
+    limits: { callsPerClient: 16, queuedCalls: 256, queueTimeoutMs: 10_000, replyBytesInFlight: 256 * 1024 * 1024, listRefreshMs: 5_000 },
     backends: [],
     policy: [],
     trustProxy: false,
@@ -35,7 +35,7 @@ t.test('backend defaults', async (t) => {
   t.ok(result.ok, 'valid')
   if (!result.ok) return
   t.same(result.config.backends[0], {
-    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 64 * 1024 * 1024, downAfterFailures: 3,
+    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 16 * 1024 * 1024, downAfterFailures: 3,
   }, 'http backend → namespace "", no headers, 60 s timeout, 64 connections')
   t.same(result.config.backends[1], {
     name: 'files', transport: 'stdio', command: '/usr/bin/node', args: ['server.js'], env: {}, namespace: '', timeoutMs: 60_000, maxLineBytes: 4 * 1024 * 1024, concurrency: 64,

@@ -91,6 +91,7 @@ interface GatewayContract {
     readonly callsPerClient: number
     readonly queuedCalls: number
     readonly queueTimeoutMs: number
+    readonly replyBytesInFlight: number
     readonly listRefreshMs: number
   }
   readonly backends: Array<HttpContract | StdioContract>

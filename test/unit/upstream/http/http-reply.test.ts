@@ -7,6 +7,7 @@ import t from 'tap'
 import { Pool } from 'undici'
 import type { JsonObject } from '../../../../src/protocol/jsonrpc.ts'
 import { readReply, type HttpReply } from '../../../../src/upstream/http/http-reply.ts'
+import { ReplyBudget } from '../../../../src/upstream/shared/reply-budget.ts'
 
 // An undici-like body: the chunks as Buffers, split wherever the test says (even inside a character).
 function body(chunks: Array<string | Buffer>, options: { dump?: boolean } = {}): HttpReply['body'] & { dumped: boolean; read: number } {
@@ -124,4 +125,23 @@ t.test('readReply on a real socket: the notification arrives before the stream e
   t.same(await notified, progress, 'the notification, while the stream is still open')
   finish()
   t.match(await read, { ok: true, result: { ok: 1 } }, 'then the result')
+})
+
+// README "Limits": a JSON reply holds its bytes until parsed, an SSE reply those of the event being
+// read, so a long stream of small events never fills the budget but one large reply does.
+t.test('with a reply budget: a JSON reply over it fails naming the backend; SSE events are released as they are handed on', async (t) => {
+  const budget = new ReplyBudget(4_096)
+  const big = JSON.stringify(result('j', { text: 'x'.repeat(5_000) }))
+  const chunked = [big.slice(0, 2_000), big.slice(2_000, 4_000), big.slice(4_000)]
+  const failed = await readReply(reply(200, 'application/json', chunked), { id: 'j', maxEventChars: 1 << 20, meter: budget.meter('big') }).catch((err: unknown) => err)
+  t.match(failed, { name: 'BackendError', reason: 'reply_budget', backend: 'big' }, 'a 5 KB JSON reply against a 4 KB budget → reply_budget')
+  t.equal(budget.inFlight, 0, 'nothing left held after the failure')
+  const events = Array.from({ length: 50 }, () => sse({ ...progress, params: { ...progress.params, message: 'p'.repeat(200) } }))
+  const notified: unknown[] = []
+  const done = await readReply(reply(200, 'text/event-stream', [...events, sse(result('s'))]), {
+    id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n),
+  })
+  t.same(done, { ok: true, result: { ok: 1 } }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
+  t.equal(notified.length, 50)
+  t.equal(budget.inFlight, 0, 'released at the end')
 })
