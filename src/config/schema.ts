@@ -42,6 +42,15 @@ const STDIO_BACKEND = {
   args: { type: 'stringList', default: [], doc: 'its arguments' },
   env: { type: 'stringMap', doc: 'the child\'s whole environment: nothing of the gateway\'s own leaks in unless listed' },
   cwd: { type: 'string', optional: true, doc: 'the child\'s working directory' },
+  envFiles: { type: 'stringMap', doc: 'variables of the child\'s environment read from files at each start (its secrets, kept out of this file)' },
+  user: {
+    type: 'string', optional: true, pattern: /^(?:\d+|[A-Za-z_][A-Za-z0-9_.-]{0,31})$/, patternProblem: 'must be a user name or a numeric uid',
+    doc: 'run the child as this user (the gateway must run as root); its group too unless `group` says otherwise',
+  },
+  group: {
+    type: 'string', optional: true, pattern: /^(?:\d+|[A-Za-z_][A-Za-z0-9_.-]{0,31})$/, patternProblem: 'must be a group name or a numeric gid',
+    doc: 'run the child with this group (the gateway must run as root)',
+  },
   maxLineBytes: { type: 'integer', default: 4 * 1024 * 1024, min: 1024, doc: 'longest stdout line accepted (longer ones are skipped)' },
   concurrency: { type: 'integer', default: 64, min: 1, max: 10_000, doc: 'calls in flight to the child at once; more wait in the fair queue (README "Limits")' },
 } as const satisfies Settings

@@ -15,7 +15,7 @@ export const MODERN_META = { 'io.modelcontextprotocol/protocolVersion': '2026-07
 export const FAST: Partial<StdioBackendTuning> = { restartInitialMs: 20, restartMaxMs: 200, probeTimeoutMs: 10_000 }
 const DEADLINE_MS = 20_000
 
-export type Fixture = 'stdio-modern' | 'stdio-legacy' | 'stdio-stubborn' | 'stdio-scripted'
+export type Fixture = 'stdio-modern' | 'stdio-legacy' | 'stdio-stubborn' | 'stdio-scripted' | 'stdio-group'
 
 export function fixtureConfig(fixture: Fixture, overrides: Partial<StdioBackendConfig> = {}): StdioBackendConfig {
   return {
@@ -28,6 +28,7 @@ export function fixtureConfig(fixture: Fixture, overrides: Partial<StdioBackendC
     env: {},
     maxLineBytes: 1_048_576,
     concurrency: 64,
+    envFiles: {},
     ...overrides,
   }
 }

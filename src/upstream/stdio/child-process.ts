@@ -2,9 +2,12 @@
 // stdout framed as newline-delimited JSON (STDIO-1/2), stderr to the logs at a bounded rate
 // (STDIO-3), stdin writes that honour backpressure, and shutdown by stdin EOF → SIGTERM →
 // SIGKILL (STDIO-8). Children get EOF on stdin when the gateway dies, however it dies, so
-// servers that exit on stdin close (all SDK servers) never outlive it.
+// servers that exit on stdin close (all SDK servers) never outlive it. Each child leads its own
+// process group, and shutdown signals the group, so what the child started goes with it; it runs
+// as the configured user/group when given (README "What a stdio backend can reach").
 import { spawn } from 'node:child_process'
-import type { ChildProcessWithoutNullStreams } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams, SpawnOptionsWithoutStdio } from 'node:child_process'
+import { localIdentitySystem, readEnvFiles, resolveChildIdentity } from './child-identity.ts'
 import type { Logger } from '../../observability/logger.ts'
 import { startTimer } from '../shared/backoff.ts'
 import { createLineFramer } from './line-framer.ts'
@@ -16,6 +19,11 @@ export interface StdioChildOptions {
   // The child's whole environment (nothing of process.env is added).
   env: Record<string, string>
   cwd?: string
+  // Run as this user/group (names or ids; the gateway must be root).
+  user?: string
+  group?: string
+  // Variables read from files at each spawn (secrets kept out of the config and the environment).
+  envFiles?: Record<string, string>
   maxLineBytes: number
   stderrLinesPerSecond: number
   logger: Logger
@@ -55,14 +63,24 @@ export function describeExit(exit: ChildExit): string {
   return `exited with code ${String(exit.code)}`
 }
 
-export function spawnStdioChild(options: StdioChildOptions, events: StdioChildEvents): StdioChild {
-  const child = spawn(options.command, options.args, {
-    env: options.env,
+// The spawn options of one child: its exact environment, its identity, its own process group.
+// Throws when the identity or an env file cannot be resolved (the backend is then down).
+function spawnOptions(options: StdioChildOptions): SpawnOptionsWithoutStdio {
+  const identity = resolveChildIdentity(options, localIdentitySystem())
+  if (!identity.ok) throw new Error(identity.problem)
+  return {
+    env: { ...options.env, ...readEnvFiles(options.envFiles) },
     cwd: options.cwd,
-    stdio: ['pipe', 'pipe', 'pipe'],
+    ...identity.identity,
+    // A new process group led by the child (setsid), signalled as a whole on shutdown.
+    detached: true,
     shell: false,
     windowsHide: true,
-  })
+  }
+}
+
+export function spawnStdioChild(options: StdioChildOptions, events: StdioChildEvents): StdioChild {
+  const child = spawn(options.command, options.args, { ...spawnOptions(options), stdio: ['pipe', 'pipe', 'pipe'] })
   const { logger } = options
   let exit: ChildExit | undefined
   let settleExit: (exit: ChildExit) => void = () => {}
@@ -113,13 +131,29 @@ async function terminateChild(child: ChildProcessWithoutNullStreams, exited: Pro
     void exited.then(() => { clearTimeout(timer); resolve(true) })
   })
   child.stdin.end()
-  if (await exitWithin(options.graceMs)) return exited
-  options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after stdin closed; sending SIGTERM')
-  child.kill('SIGTERM')
-  if (await exitWithin(options.graceMs)) return exited
-  options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after SIGTERM; sending SIGKILL')
-  child.kill('SIGKILL')
-  return exited
+  if (!(await exitWithin(options.graceMs))) {
+    options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after stdin closed; sending SIGTERM')
+    signalGroup(child, 'SIGTERM')
+    if (!(await exitWithin(options.graceMs))) {
+      options.logger.warn({ graceMs: options.graceMs }, 'stdio backend did not exit after SIGTERM; sending SIGKILL')
+      signalGroup(child, 'SIGKILL')
+    }
+  }
+  const exit = await exited
+  // Whatever the child started and left behind in its group goes too.
+  signalGroup(child, 'SIGKILL')
+  return exit
+}
+
+// The child's whole process group (it leads it); the child alone if the group is gone already.
+function signalGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return
+  try {
+    process.kill(-child.pid, signal)
+  } catch {
+    // ESRCH: no process of the group is left.
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+  }
 }
 
 function parseLine(line: string, logger: Logger, onMessage: (value: unknown) => void): void {

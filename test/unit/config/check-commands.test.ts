@@ -59,3 +59,25 @@ t.test('loadConfig refuses a stdio command that cannot run, with every such erro
   t.ok(err instanceof ConfigError, 'a ConfigError')
   t.match((err as InstanceType<typeof ConfigError>).errors, [/^backends\[0\]\.command: "\/no\/such\/a" does not exist$/, /^backends\[1\]\.command: "nope-b" is not found/], 'both listed')
 })
+
+t.test('findCommandProblems → a child user/group that cannot be used, and env files that cannot be read', async (t) => {
+  const dir = t.testdir({ token: 's3cret\n' })
+  const stdio = { name: 's', transport: 'stdio', command: process.execPath }
+  const result = validateConfig({ backends: [
+    { ...stdio, name: 'a', user: 'ghost' },
+    { ...stdio, name: 'b', envFiles: { TOKEN: join(dir, 'token'), OTHER: join(dir, 'missing') } },
+    { ...stdio, name: 'c', user: 'nobody', group: 'nogroup' },
+  ] })
+  if (!result.ok) return t.fail(result.errors.join('; '))
+  const passwd = () => 'nobody:x:65534:65534::/:/bin/false\n'
+  const groups = () => 'nogroup:x:65534:\n'
+  t.same(findCommandProblems(result.config, { uid: 0, passwd, groups }), [
+    'backends[0]: user "ghost" is not in /etc/passwd',
+    `backends[1].envFiles.OTHER: ${join(dir, 'missing')} cannot be read`,
+  ], 'as root: the unknown user and the missing file')
+  t.same(findCommandProblems(result.config, { uid: 1000, passwd, groups }), [
+    'backends[0]: user/group need the gateway to run as root (it runs as uid 1000)',
+    `backends[1].envFiles.OTHER: ${join(dir, 'missing')} cannot be read`,
+    'backends[2]: user/group need the gateway to run as root (it runs as uid 1000)',
+  ], 'not as root: every backend asking for a user or group')
+})

@@ -70,6 +70,9 @@ interface StdioContract {
   readonly args: string[]
   readonly env: Record<string, string>
   readonly cwd?: string
+  readonly envFiles: Record<string, string>
+  readonly user?: string
+  readonly group?: string
   readonly maxLineBytes: number
   readonly concurrency: number
 }
@@ -119,7 +122,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
     ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'limits', 'listPageSize', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'policy', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
-    ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
+    ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
   for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)
 })
