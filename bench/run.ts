@@ -21,11 +21,12 @@ import { runStdioShared } from './scenarios/s4-stdio-shared.ts'
 import { runCancellation } from './scenarios/s5-cancellation.ts'
 import { runColdStart } from './scenarios/s6-cold-start.ts'
 import { runToolsCallJwt } from './scenarios/s7-tools-call-jwt.ts'
+import { runNoisyNeighbour } from './scenarios/s8-noisy-neighbour.ts'
 
 const WATCHDOG_MS = 9 * 60_000
 
 const SCENARIOS: readonly ((ctx: BenchContext) => Promise<ScenarioReport>)[] = [
-  runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt
+  runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt, runNoisyNeighbour
 ]
 
 async function runScenario(ctx: BenchContext, id: number): Promise<ScenarioOutcome> {
