@@ -64,6 +64,13 @@ export function openRequestState(sealer: Sealer, binding: StateBinding, token: u
   throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
 }
 
+// The held call a bridge state names, its binding unchecked: only for state the gateway issued and
+// kept itself (a legacy client's rounds, G10), never for state a client sent.
+export function bridgeHandleIdOf(sealer: Sealer, token: unknown): string | undefined {
+  const payload = sealer.open(token)
+  return payload?.v === STATE_FORMAT && typeof payload.g === 'string' ? payload.g : undefined
+}
+
 const INPUT_METHODS = new Map([
   ['elicitation/create', 'elicitation'],
   ['sampling/createMessage', 'sampling'],
