@@ -8,6 +8,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { startFixture } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
+import { LegacySessions } from '../../src/front/legacy/sessions.ts'
+import { Sealer } from '../../src/routing/seal.ts'
+import { MemoryEndedSessions } from '../../src/shared-state/ended-sessions.ts'
 import { LEGACY_VERSION, connectV1, legacyRpc, openRawSession, sessionHeaders } from '../helpers/legacy-client.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
@@ -112,13 +115,16 @@ t.test('raw: initialize asks for 2025-06-18 → 2025-06-18; for 2024-11-05 → 2
 // Each refusal: the status, a JSON-RPC error body from the catalogue, and nothing left behind.
 t.test('raw: bad input → a clear error each', async (t) => {
   const { sessionId } = await openRawSession(raw)
-  const [body, dot] = [sessionId.slice(0, sessionId.lastIndexOf('.')), sessionId.lastIndexOf('.')]
-  const forged = `${Buffer.from(JSON.stringify({ k: 'ls', f: 1, i: 'x', pv: LEGACY_VERSION, c: [], n: 'c', cv: '1', p: 'anonymous', iat: 0, exp: 9e15 })).toString('base64url')}${sessionId.slice(dot)}`
+  // Another gateway's session (another secret), and ours with one character changed.
+  const foreign = new LegacySessions({ sealer: new Sealer('another-secret-another-secret-!!'), ended: new MemoryEndedSessions(), ttlMs: 60_000 })
+    .create({ requested: LEGACY_VERSION, version: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } }, 'anonymous').token
+  const middle = Math.floor(sessionId.length / 2)
+  const tampered = `${sessionId.slice(0, middle)}${sessionId[middle] === 'A' ? 'B' : 'A'}${sessionId.slice(middle + 1)}`
   const cases: Array<[string, () => Promise<{ status: number; json: any; text: string }>, number, number]> = [
     ['request without a session id, legacy version header → 400', () => raw.post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'mcp-protocol-version': LEGACY_VERSION }), 400, -32600],
     ['garbage session id → 404', () => legacyRpc(raw, 'garbage', 'tools/list'), 404, -32600],
-    ['forged payload under a real MAC → 404', () => legacyRpc(raw, forged, 'tools/list'), 404, -32600],
-    ['tampered MAC → 404', () => legacyRpc(raw, `${body}.AAAA`, 'tools/list'), 404, -32600],
+    ['a session sealed with another secret → 404', () => legacyRpc(raw, foreign, 'tools/list'), 404, -32600],
+    ['a tampered session id → 404', () => legacyRpc(raw, tampered, 'tools/list'), 404, -32600],
     ['version header ≠ the session\'s → 400', () => raw.post({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, sessionHeaders(sessionId, '2025-06-18')), 400, -32600],
     ['initialize again on the session → 400', () => raw.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY_VERSION, capabilities: {}, clientInfo: { name: 'c', version: '1' } } }, sessionHeaders(sessionId)), 400, -32600],
     ['a response nobody waits for → 400', () => raw.post({ jsonrpc: '2.0', id: 'nobody', result: {} }, sessionHeaders(sessionId)), 400, -32600],

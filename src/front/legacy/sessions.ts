@@ -42,7 +42,7 @@ export class LegacySessions {
       issuedAt,
       expiresAt: issuedAt + this.#options.ttlMs,
     }
-    return { token: this.#options.sealer.seal(encodeSessionClaims(claims)), claims }
+    return { token: this.#options.sealer.seal(encodeSessionClaims(claims), this.#options.ttlMs), claims }
   }
 
   async open(token: string): Promise<SessionClaims | undefined> {
