@@ -35,7 +35,8 @@ export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRe
   const started = process.hrtime.bigint()
   const session = await admitStream(deps, get.headers)
   if (session instanceof GatewayError) return refuse(deps, get, session, started)
-  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res)
+  const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
+  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
   account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
 }
 

@@ -61,8 +61,9 @@ export class SessionStreams {
     this.#options = options
   }
 
-  // Serves the session's GET stream until the client leaves or the gateway ends it.
-  async serve(session: SessionClaims, stream: ReplyStream, res: ServerResponse): Promise<void> {
+  // Serves the session's GET stream until the client leaves or the gateway ends it; `onOpen` once
+  // it delivers (its subscriptions routed).
+  async serve(session: SessionClaims, stream: ReplyStream, res: ServerResponse, onOpen: () => void): Promise<void> {
     const open = new OpenStream(stream, res)
     this.#open.set(session.id, open)
     stream.openStream()
@@ -71,6 +72,7 @@ export class SessionStreams {
     try {
       const state = await this.#options.registry.read(session.id)
       await open.route(this.#options.hub, state.subscriptions)
+      onOpen()
       await closed
     } finally {
       stopKeepAlive()
