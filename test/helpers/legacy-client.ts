@@ -3,6 +3,7 @@
 // mirrored headers) for the wire-level cases. Constants are spelled out, not imported from src/.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { Agent, fetch as undiciFetch } from 'undici'
 import type { TeardownHost } from './backend-process.ts'
 import type { RawMcpClient, RawReply } from './mcp-client.ts'
 
@@ -13,15 +14,25 @@ export interface V1Options {
   capabilities?: Record<string, unknown>
 }
 
+// The client's own connection pool, destroyed at teardown: a pooled socket of the process-wide
+// fetch dispatcher would outlive the test (and hold the gateway's close until its keep-alive ends).
+export function createFetch(): { fetch: (url: string | URL, init?: RequestInit) => Promise<Response>; destroy: () => Promise<void> } {
+  const agent = new Agent()
+  const fetch = (url: string | URL, init?: RequestInit): Promise<Response> => undiciFetch(url, { ...(init as object), dispatcher: agent }) as unknown as Promise<Response>
+  return { fetch, destroy: () => agent.destroy() }
+}
+
 // A connected v1 client; closed (its session deleted first) at teardown.
 export async function connectV1(t: TeardownHost, url: string, options: V1Options = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: options.name ?? 'v1-client', version: '1.0.0' }, { capabilities: options.capabilities ?? {} })
-  const transport = new StreamableHTTPClientTransport(new URL(url))
-  await client.connect(transport)
+  const pool = createFetch()
+  const transport = new StreamableHTTPClientTransport(new URL(url), { fetch: pool.fetch })
   t.teardown(async () => {
     await transport.terminateSession().catch(() => undefined)
     await client.close()
+    await pool.destroy()
   })
+  await client.connect(transport)
   return { client, transport }
 }
 
