@@ -78,7 +78,7 @@ t.test('rejected inputs (each error names its path)', async (t) => {
     ['maxBodyBytes 100', { maxBodyBytes: 100 }, [/^maxBodyBytes: must be an integer from 1024/]],
     ['keepAliveMs 10', { keepAliveMs: 10 }, [/^keepAliveMs: must be an integer from 100/]],
     ['stateTtlMs 0', { stateTtlMs: 0 }, [/^stateTtlMs: must be an integer from 1000/]],
-    ['legacyClients "yes"', { legacyClients: 'yes' }, [/^legacyClients: must be true or false$/]],
+    ['legacyClients "yes"', { legacyClients: 'yes' }, [/^legacyClients: must be true or false/]],
     ['sessionTtlMs 10', { sessionTtlMs: 10 }, [/^sessionTtlMs: must be an integer from 1000/]],
     ['clientAnswerTimeoutMs 0', { clientAnswerTimeoutMs: 0 }, [/^clientAnswerTimeoutMs: must be an integer from 1/]],
     ['namespaceSeparator "::/"', { namespaceSeparator: '::/' }, [/^namespaceSeparator: must match/]],

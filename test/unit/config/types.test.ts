@@ -85,6 +85,9 @@ interface GatewayContract {
   readonly stateTtlMs: number
   readonly namespaceSeparator: string
   readonly listPageSize: number
+  readonly legacyClients: boolean
+  readonly sessionTtlMs: number
+  readonly clientAnswerTimeoutMs: number
   readonly backends: Array<HttpContract | StdioContract>
   readonly auth?: AuthContract
   readonly policy: PolicyRuleContract[]
@@ -107,8 +110,8 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'host', 'keepAliveMs', 'listPageSize', 'logLevel', 'maxBodyBytes',
-      'namespaceSeparator', 'policy', 'port', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'listPageSize', 'logLevel', 'maxBodyBytes',
+      'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
