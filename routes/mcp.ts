@@ -37,7 +37,7 @@ const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, d
     handler: async (request, reply) => {
       if (legacy === undefined || request.headers['mcp-session-id'] === undefined) throw new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED')
       takeOver(request, reply)
-      const session = { headers: request.headers, res: reply.raw, log: request.log, reqId: request.id }
+      const session = { headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress }
       await (request.method === 'GET' ? legacy.get(session) : legacy.delete(session))
     },
   })

@@ -69,10 +69,10 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
 
 // LEGACY-1: 2025-11-25 clients on the same endpoint, through the same router; their GET streams end
 // before the server stops accepting.
-function createLegacy(app: FastifyInstance, config: GatewayConfig, keepAlive: KeepAliveTicker): LegacyFront {
+function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; auth: McpHandlerDeps['auth'] }): LegacyFront {
   const { router, sealer, hub, backends } = app.gateway
   const legacy = createLegacyFront({
-    router, sealer, hub, keepAlive, metrics: app.metrics, serverInfo: SERVER_INFO,
+    router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
     sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
   })
@@ -122,7 +122,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   const gatewayAuth = app.auth.gateway
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
-  const legacy = config.legacyClients ? createLegacy(app, config, keepAlive) : undefined
+  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
   const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   let closing = false

@@ -23,7 +23,7 @@ export interface McpHandlerDeps {
   // Authentication and rate limit (AUTH-6, AUTH-16): every request, before anything else.
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
-  legacy?: (post: McpPost, stream: ReplyStream, classified: Classified) => Promise<Access>
+  legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
 }
 
 export interface McpPost {
@@ -67,7 +67,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
   // G2 step 6: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
-  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified)
+  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, admitted?.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
     return { rpcMethod: 'notification', outcome: OUTCOME.ok, status: 202 }

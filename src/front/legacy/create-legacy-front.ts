@@ -1,6 +1,9 @@
 // The legacy era's front door (LEGACY-1, G10), assembled from the app's shared parts: the one
 // Router, the one Sealer, the one ListenHub, and the ports for state that changes (in memory for
 // one replica; shared implementations plug in here for several).
+import type { AdmitRequest } from '../../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../../auth/authenticator.ts'
+import type { Principal } from '../../auth/principal.ts'
 import type { JsonObject } from '../../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
 import type { GatewayMetrics } from '../../observability/metrics.ts'
@@ -29,12 +32,14 @@ export interface LegacyFrontOptions {
   serverInfo: ServerInfo
   sessionTtlMs: number
   clientAnswerTimeoutMs: number
+  // Authentication and rate limit for GET and DELETE (POST is admitted by the MCP handler).
+  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
 
 export interface LegacyFront {
-  post(post: McpPost, stream: ReplyStream, classified: Classified): Promise<Access>
+  post(post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal): Promise<Access>
   get(request: SessionHttpRequest): Promise<void>
   delete(request: SessionHttpRequest): Promise<void>
   // Shutdown: open GET streams end, so the server can close.
@@ -55,9 +60,9 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     capabilities: options.capabilities,
     serverInfo: options.serverInfo,
   }
-  const http = { sessions, registry, streams, metrics: options.metrics }
+  const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth }
   return {
-    post: (post, stream, classified) => handleLegacyPost(deps, post, stream, classified),
+    post: (post, stream, classified, principal) => handleLegacyPost(deps, post, stream, classified, principal),
     get: (request) => handleSessionGet(http, request),
     delete: (request) => handleSessionDelete(http, request),
     close: () => streams.endAll(),

@@ -4,6 +4,7 @@
 // client never sees input_required. The client's notifications/cancelled or its disconnect cancel
 // the call upstream; a round the client does not finish also ends a held bridge call at once.
 import { randomBytes } from 'node:crypto'
+import type { Principal } from '../../auth/principal.ts'
 import { GatewayError } from '../../errors.ts'
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { withInputResponses } from '../../protocol/legacy/request.ts'
@@ -34,6 +35,7 @@ export interface LegacyCall {
   post: McpPost
   stream: ReplyStream
   session: SessionClaims
+  principal: Principal
   valid: ValidRequest
 }
 
@@ -54,6 +56,7 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
     controller.abort(typeof message.reason === 'string' ? message.reason : 'cancelled by the client')
   })
   const ctx = createContext(call.valid, stream, controller.signal)
+  ctx.principal = call.principal
   try {
     const ended = await drive(deps, call, { stream, ctx, tag })
     if (ended.kind === 'aborted') call.post.log.info({ reqId: call.post.reqId, rpcId: call.valid.request.id, reason: String(controller.signal.reason) }, 'legacy call cancelled') // CANCEL-9

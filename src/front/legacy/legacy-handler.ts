@@ -13,7 +13,7 @@ import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import { isLogLevel } from '../../protocol/meta.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
 import { OUTCOME } from '../../observability/metrics.ts'
-import { ANONYMOUS } from '../../routing/mrtr.ts'
+import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
 import type { ReplyStream } from '../reply-stream.ts'
@@ -35,29 +35,33 @@ interface SessionPost {
   post: McpPost
   stream: ReplyStream
   session: SessionClaims
+  // The authenticated caller (AUTH-6, admitted before this); ANONYMOUS with authentication off.
+  principal: Principal
 }
 
-export async function handleLegacyPost(deps: LegacyDeps, post: McpPost, stream: ReplyStream, classified: Classified): Promise<Access> {
+export async function handleLegacyPost(deps: LegacyDeps, post: McpPost, stream: ReplyStream, classified: Classified, principal: Principal = ANONYMOUS): Promise<Access> {
   if (classified.kind === 'invalid') return refuse(stream, classified.id, new GatewayError('MCP_GATEWAY_RPC_INVALID_REQUEST', classified.reason), undefined)
-  if (classified.kind === 'request' && classified.message.method === 'initialize') return initialize(deps, post, stream, classified.message)
+  if (classified.kind === 'request' && classified.message.method === 'initialize') return initialize(deps, { post, stream, principal }, classified.message)
   const id = classified.kind === 'request' ? classified.message.id : undefined
   const method = classified.kind === 'response' ? 'response' : classified.message.method
-  const session = await deps.sessions.openFrom(post.headers) // LEGACY-4, LEGACY-6
+  const session = await deps.sessions.openFrom(post.headers, principal.binding) // LEGACY-4, LEGACY-6
   if (session instanceof GatewayError) return refuse(stream, id, session, method)
-  if (classified.kind === 'notification') return notified(deps, { post, stream, session }, classified.message)
-  if (classified.kind === 'response') return answered(deps, { post, stream, session })
-  return requested(deps, { post, stream, session }, classified.message)
+  const at: SessionPost = { post, stream, session, principal }
+  if (classified.kind === 'notification') return notified(deps, at, classified.message)
+  if (classified.kind === 'response') return answered(deps, at)
+  return requested(deps, at, classified.message)
 }
 
-// LEGACY-2: the gateway's own answer; the session id is minted here (LEGACY-4).
-async function initialize(deps: LegacyDeps, post: McpPost, stream: ReplyStream, request: JsonRpcRequest): Promise<Access> {
+// LEGACY-2: the gateway's own answer; the session id is minted here (LEGACY-4), bound to the caller.
+async function initialize(deps: LegacyDeps, at: Omit<SessionPost, 'session'>, request: JsonRpcRequest): Promise<Access> {
+  const { post, stream, principal } = at
   const presented = getSessionHeader(post.headers)
-  if (presented !== undefined && (await deps.sessions.open(presented)) !== undefined) {
+  if (presented !== undefined && (await deps.sessions.open(presented))?.principal === principal.binding) {
     return refuse(stream, request.id, new GatewayError('MCP_GATEWAY_SESSION_ALREADY_INITIALIZED'), request.method)
   }
   const check = readInitializeParams(request.params)
   if (!check.ok) return inBand(stream, request, new GatewayError('MCP_GATEWAY_PARAMS_INVALID', check.detail))
-  const { token, claims } = deps.sessions.create(check.params, ANONYMOUS)
+  const { token, claims } = deps.sessions.create(check.params, principal.binding)
   const capabilities = toLegacyServerCapabilities(deps.capabilities())
   post.res.setHeader(SESSION_HEADER, token)
   return done(stream, request, buildInitializeResult(claims.version, capabilities, deps.serverInfo))
@@ -126,6 +130,6 @@ function inBand(stream: ReplyStream, request: JsonRpcRequest, err: GatewayError)
 // Decided before dispatch (session, version header): the catalogue's status and a JSON-RPC body.
 function refuse(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
   const body = id === undefined ? { jsonrpc: '2.0', error: err.toJsonRpcError() } : { jsonrpc: '2.0', id, error: err.toJsonRpcError() }
-  stream.finish(body, err.httpStatus)
+  stream.finish(body, err.httpStatus, err.headers)
   return { rpcMethod: method, rpcId: id, outcome: OUTCOME.rejected, status: err.httpStatus }
 }

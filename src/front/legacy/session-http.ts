@@ -2,6 +2,9 @@
 // messages outside requests, and the end of the session. A request naming no session never gets
 // here (405, HTTP-10). Every refusal carries a JSON-RPC error body from the catalogue.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import type { AdmitRequest } from '../../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../../auth/authenticator.ts'
+import { ANONYMOUS } from '../../auth/principal.ts'
 import { GatewayError } from '../../errors.ts'
 import type { Logger } from '../../observability/logger.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/metrics.ts'
@@ -16,6 +19,8 @@ export interface SessionHttpDeps {
   registry: SessionRegistry
   streams: SessionStreams
   metrics: GatewayMetrics
+  // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
+  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
 }
 
 export interface SessionHttpRequest {
@@ -23,6 +28,15 @@ export interface SessionHttpRequest {
   res: ServerResponse
   log: Logger
   reqId: string
+  url?: string
+  remoteAddress?: string
+}
+
+// The caller's session: admitted first (401/403/429 with their headers), then the session checks.
+async function openSession(deps: SessionHttpDeps, req: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
+  const admitted = deps.auth ? await deps.auth.admit({ headers: req.headers, url: req.url, remoteAddress: req.remoteAddress }) : undefined
+  if (admitted !== undefined && !admitted.ok) return admitted.error
+  return deps.sessions.openFrom(req.headers, (admitted?.principal ?? ANONYMOUS).binding)
 }
 
 // LEGACY-9: the client must accept an event stream (a missing Accept is taken as */*).
@@ -33,16 +47,17 @@ function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
 
 export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<void> {
   const started = process.hrtime.bigint()
-  const session = await admitStream(deps, get.headers)
+  const session = await admitStream(deps, get)
   if (session instanceof GatewayError) return refuse(deps, get, session, started)
   const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
   await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
   account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
 }
 
-async function admitStream(deps: SessionHttpDeps, headers: IncomingHttpHeaders): Promise<SessionClaims | GatewayError> {
-  const session = await deps.sessions.openFrom(headers)
+async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
+  const session = await openSession(deps, get)
   if (session instanceof GatewayError) return session
+  const headers = get.headers
   if (!acceptsEventStream(headers)) return new GatewayError('MCP_GATEWAY_HTTP_NOT_ACCEPTABLE')
   // LEGACY-11: no event history is kept, so no stream can be resumed.
   if (headers['last-event-id'] !== undefined) return new GatewayError('MCP_GATEWAY_SESSION_RESUME_UNSUPPORTED')
@@ -53,7 +68,7 @@ async function admitStream(deps: SessionHttpDeps, headers: IncomingHttpHeaders):
 // LEGACY-5: the id stays refused (404) until it would have expired; the session's state goes.
 export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHttpRequest): Promise<void> {
   const started = process.hrtime.bigint()
-  const session = await deps.sessions.openFrom(del.headers)
+  const session = await openSession(deps, del)
   if (session instanceof GatewayError) return refuse(deps, del, session, started)
   await deps.sessions.end(session)
   await deps.registry.forget(session.id)
@@ -63,7 +78,7 @@ export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHtt
 }
 
 function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: bigint): void {
-  new ReplyStream(req.res, deps.metrics.sseStreams).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus)
+  new ReplyStream(req.res, deps.metrics.sseStreams).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
   account(deps, req, { outcome: OUTCOME.rejected, status: err.httpStatus, code: err.code }, started)
 }
 

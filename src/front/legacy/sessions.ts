@@ -52,13 +52,14 @@ export class LegacySessions {
     return claims
   }
 
-  // LEGACY-4/6 for every request after initialize: the session must exist and the version header,
-  // when sent, must name the negotiated version.
-  async openFrom(headers: IncomingHttpHeaders): Promise<SessionClaims | GatewayError> {
+  // LEGACY-4/6 for every request after initialize: the session must exist, belong to the caller
+  // (a session of another principal is unknown to this one: MRTR-9, G12 binding), and the version
+  // header, when sent, must name the negotiated version.
+  async openFrom(headers: IncomingHttpHeaders, principal: string): Promise<SessionClaims | GatewayError> {
     const token = getSessionHeader(headers)
     if (token === undefined) return new GatewayError('MCP_GATEWAY_SESSION_REQUIRED') // E26
     const claims = await this.open(token)
-    if (claims === undefined) return new GatewayError('MCP_GATEWAY_SESSION_UNKNOWN') // E27
+    if (claims === undefined || claims.principal !== principal) return new GatewayError('MCP_GATEWAY_SESSION_UNKNOWN') // E27
     const version = headers[VERSION_HEADER]
     if (version !== undefined && version !== claims.version) {
       return new GatewayError('MCP_GATEWAY_SESSION_VERSION_MISMATCH', `${String(version)}; the session speaks ${claims.version}`) // E28

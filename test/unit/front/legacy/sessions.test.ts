@@ -33,10 +33,19 @@ t.test('openFrom: the LEGACY-4/6 checks in order', async (t) => {
     ['no version header → ok (the session names it)', { 'mcp-session-id': token }, undefined],
   ]
   for (const [name, headers, code] of cases) {
-    const opened = await gateway.openFrom(headers)
+    const opened = await gateway.openFrom(headers, 'anonymous')
     if (code === undefined) t.notOk(opened instanceof GatewayError, name)
     else t.equal(opened instanceof GatewayError ? opened.code : undefined, code, name)
   }
+})
+
+t.test('openFrom: a session of another principal → SESSION_UNKNOWN (bound to its caller)', async (t) => {
+  const gateway = sessions()
+  const { token } = gateway.create(INIT, 'binding-of-alice')
+  const headers = { 'mcp-session-id': token }
+  t.notOk((await gateway.openFrom(headers, 'binding-of-alice')) instanceof GatewayError, 'its own caller → ok')
+  const other = await gateway.openFrom(headers, 'binding-of-bob')
+  t.equal(other instanceof GatewayError ? other.code : undefined, 'MCP_GATEWAY_SESSION_UNKNOWN', 'another caller → unknown')
 })
 
 t.test('end → refused until expiry, on this instance', async (t) => {
