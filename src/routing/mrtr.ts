@@ -65,7 +65,7 @@ export function openRequestState(sealer: Sealer, binding: StateBinding, token: u
 }
 
 // The held call a bridge state names, its binding unchecked: only for state the gateway issued and
-// kept itself (a legacy client's rounds, G10), never for state a client sent.
+// kept itself (a legacy client's rounds, LEGACY-16), never for state a client sent.
 export function bridgeHandleIdOf(sealer: Sealer, token: unknown): string | undefined {
   const payload = sealer.open(token)
   return payload?.v === STATE_FORMAT && typeof payload.g === 'string' ? payload.g : undefined

@@ -119,7 +119,7 @@ export class Router {
     this.#bridge.close()
   }
 
-  // G10: a legacy client will not finish an input round (timeout, cancel, disconnect): the held
+  // LEGACY-16: a legacy client will not finish an input round (timeout, cancel, disconnect): the held
   // bridge call its sealed state names, if any, is cancelled upstream now, not at the hold's end.
   abandon(requestState: unknown, reason: string): void {
     const id = bridgeHandleIdOf(this.#deps.sealer, requestState)
@@ -198,7 +198,7 @@ export class Router {
   #paramHeaders(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
     const annotations = tool ? this.#headerParamsOf(tool) : undefined
     const params = annotations?.ok ? annotations.params : []
-    // A legacy request mirrors nothing (G10): the backend's headers come from the body alone.
+    // A legacy request mirrors nothing (LEGACY-16): the backend's headers come from the body alone.
     const problem = valid.legacy ? undefined : checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
     if (problem !== undefined) throw new GatewayError('MCP_GATEWAY_HEADER_MISMATCH', problem)
     if (params.length === 0 && valid.paramHeaders.size === 0) return undefined

@@ -1,4 +1,4 @@
-// The state of a legacy session that changes after initialize (G10): the log level set with
+// The state of a legacy session that changes after initialize (LEGACY-16): the log level set with
 // logging/setLevel, the resource subscriptions, and whether its GET stream is open (LEGACY-10:
 // one per session). A port: this in-memory version serves one replica; a shared one (Redis) comes
 // later for several. Entries live as long as their session (expiresAt).

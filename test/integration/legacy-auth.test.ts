@@ -1,4 +1,4 @@
-// Legacy sessions under authentication (AUTH-6, AUTH-16, MRTR-9/G12 binding): every 2025-11-25
+// Legacy sessions under authentication (AUTH-6, AUTH-16, MRTR-9): every 2025-11-25
 // request — POST, GET and DELETE — is admitted like a modern one, and a session id is bound to the
 // caller that opened it: presented by another caller it is unknown (404). Real peers: the v1 SDK
 // client with a bearer API key, raw undici requests, an SDK v2 HTTP backend.

@@ -1,6 +1,6 @@
-// 2025-11-25 clients on the same /mcp endpoint (LEGACY-1..16, G10, §26 "Legacy → Modern" and
-// "Legacy → Legacy"): the gateway answers initialize, mints a sealed session id, and serves every
-// request of the session through the one router. Real peers: the v1 SDK client, raw legacy POSTs,
+// 2025-11-25 clients on the same /mcp endpoint (LEGACY-1..16), with backends of both eras behind:
+// the gateway answers initialize, mints a sealed session id, and serves every request of the
+// session through the one router. Real peers: the v1 SDK client, raw legacy POSTs,
 // an SDK v2 HTTP backend (modern) and the legacy stdio fixture (2025-11-25 only).
 import t from 'tap'
 import type { Test } from 'tap'

@@ -1,5 +1,5 @@
 // The 2025-11-25 clients people run most, against the gateway on the same /mcp endpoint (LEGACY-1,
-// G10): mcp-remote (the stdio↔HTTP bridge of desktop clients) driven over its stdio in JSON-RPC
+// LEGACY-16): mcp-remote (the stdio↔HTTP bridge of desktop clients) driven over its stdio in JSON-RPC
 // lines, and the v2 SDK client in its default negotiation (the plain 2025 sequence). Behind the
 // gateway: server-everything over stdio (the default config) and an SDK v2 HTTP backend (modern).
 import { createRequire } from 'node:module'

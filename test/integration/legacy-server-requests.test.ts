@@ -1,4 +1,4 @@
-// Server-initiated requests to 2025-11-25 clients (G10, G8, LEGACY-7/8/13): a modern backend's
+// Server-initiated requests to 2025-11-25 clients (LEGACY-16, LEGACY-C5, LEGACY-7/8/13): a modern backend's
 // input_required becomes elicitation/create, sampling/createMessage and roots/list requests on the
 // POST's SSE stream, round after round, and a legacy backend's own requests (bridged by the router)
 // reach the client the same way; the client never sees input_required. Cancellation by

@@ -1,4 +1,4 @@
-// A legacy session's GET stream and its changing state (LEGACY-5, LEGACY-9..11, G10): list changes
+// A legacy session's GET stream and its changing state (LEGACY-5, LEGACY-9..11, LEGACY-16): list changes
 // and resources/updated for the session's subscriptions arrive on the one GET stream (a second GET
 // → 409), logging/setLevel applies to every later request of the session, DELETE ends it (404
 // afterwards) and closes its stream. Real peers: the v1 SDK client, raw undici requests, an SDK v2
@@ -63,7 +63,7 @@ t.test('v1: subscribe → resources/updated on the GET stream; unsubscribe → t
   await client.callTool({ name: 'a__touch-resource', arguments: { uri } })
   const notification = await updated
   t.equal(notification.params.uri, uri)
-  t.notOk(notification.params._meta, 'no subscription id (G10)')
+  t.notOk(notification.params._meta, 'no subscription id (LEGACY-16)')
   t.same(await client.unsubscribeResource({ uri }), {})
   await alpha.waitForEvent('listen-closed', (event) => event.listeners === 1)
 })

@@ -1,4 +1,4 @@
-// Server-initiated requests to a legacy client and its answers (G10): each input request of a round
+// Server-initiated requests to a legacy client and its answers (LEGACY-16): each input request of a round
 // goes out on the call's POST stream with a gateway id; the client POSTs its response, which the
 // hand-off port brings back here. A round ends when every request is answered, when one is refused,
 // after a bounded wait (the unanswered ones are cancelled toward the client, LEGACY-13), or when the

@@ -1,4 +1,4 @@
-// The legacy era's front door (LEGACY-1, G10), assembled from the app's shared parts: the one
+// The legacy era's front door (LEGACY-1, LEGACY-16), assembled from the app's shared parts: the one
 // Router, the one Sealer, the one ListenHub, and the ports for state that changes (in memory for
 // one replica; shared implementations plug in here for several).
 import type { AdmitRequest } from '../../auth/gateway-auth.ts'

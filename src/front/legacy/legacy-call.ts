@@ -1,4 +1,4 @@
-// One routed request of a legacy session (G10): through the same Router as every modern request.
+// One routed request of a legacy session (LEGACY-16): through the same Router as every modern request.
 // An input_required result becomes server-initiated requests to the client on this POST's stream,
 // and the call is retried with the answers, round after round, until it is complete; a legacy
 // client never sees input_required. The client's notifications/cancelled or its disconnect cancel
@@ -98,7 +98,7 @@ async function drive(deps: LegacyCallDeps, call: LegacyCall, run: Drive): Promis
     if (input === undefined) return { kind: 'reply', reply }
     const asked: Asked = round < MAX_INPUT_ROUNDS ? await askClient(ask, input.inputRequests) : tooManyRounds()
     if (asked.kind !== 'answered') {
-      // The round will not be retried: a held bridge call must not wait out its hold (G8).
+      // The round will not be retried: a held bridge call must not wait out its hold (LEGACY-C5).
       deps.router.abandon(input.requestState, asked.kind === 'failed' ? asked.error.message : 'the client request ended')
       return asked
     }

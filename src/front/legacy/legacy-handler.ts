@@ -1,4 +1,4 @@
-// POST /mcp, legacy era (2025-11-25 clients, LEGACY-*, G10): initialize answered by the gateway,
+// POST /mcp, legacy era (2025-11-25 clients, LEGACY-*, LEGACY-16): initialize answered by the gateway,
 // then every message of the session: its requests (local ones answered here, the others through
 // the one Router), its notifications and its responses to server-initiated requests.
 import { GatewayError } from '../../errors.ts'
@@ -85,7 +85,7 @@ async function requested(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequ
   return runLegacyCall(deps, { ...at, valid })
 }
 
-// G10: the level is session state; every later request of the session carries it as logLevel.
+// LEGACY-16: the level is session state; every later request of the session carries it as logLevel.
 async function setLevel(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequest): Promise<Access> {
   if (!isJsonObject(deps.capabilities().logging)) return inBand(at.stream, request, new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${request.method}: no backend offers logging`))
   const level = request.params?.level

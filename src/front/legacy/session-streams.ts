@@ -1,4 +1,4 @@
-// Legacy GET streams (LEGACY-9/10, G10): one per session, carrying what belongs to no request —
+// Legacy GET streams (LEGACY-9/10, LEGACY-16): one per session, carrying what belongs to no request —
 // list changes from the backends and resources/updated for the session's subscriptions — fanned in
 // by the one ListenHub, without subscription ids, with keep-alive comments (SSE-5). The streams
 // open on this replica are held here; which sessions have one is the registry's (LEGACY-10).
@@ -108,7 +108,7 @@ export interface SubscriptionDeps {
   capabilities: () => JsonObject
 }
 
-// resources/subscribe and resources/unsubscribe (G10): session state, delivered on the GET stream.
+// resources/subscribe and resources/unsubscribe (LEGACY-16): session state, delivered on the GET stream.
 export async function changeSubscription(deps: SubscriptionDeps, session: SessionClaims, request: JsonRpcRequest): Promise<GatewayError | undefined> {
   if (!canSubscribeResources(deps.capabilities())) return new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${request.method}: no backend offers resource subscriptions`)
   const uri = request.params?.uri

@@ -1,4 +1,4 @@
-// Legacy session ids (LEGACY-4, G10): minted at initialize as a sealed, self-contained token, and
+// Legacy session ids (LEGACY-4, LEGACY-16): minted at initialize as a sealed, self-contained token, and
 // opened on every later request by any replica sharing the secret. Unknown, forged, expired or
 // ended (DELETE) → undefined, which the caller answers with 404. Only the DELETE list is shared state.
 import { randomBytes } from 'node:crypto'
@@ -53,16 +53,16 @@ export class LegacySessions {
   }
 
   // LEGACY-4/6 for every request after initialize: the session must exist, belong to the caller
-  // (a session of another principal is unknown to this one: MRTR-9, G12 binding), and the version
+  // (a session of another principal is unknown to this one: MRTR-9), and the version
   // header, when sent, must name the negotiated version.
   async openFrom(headers: IncomingHttpHeaders, principal: string): Promise<SessionClaims | GatewayError> {
     const token = getSessionHeader(headers)
-    if (token === undefined) return new GatewayError('MCP_GATEWAY_SESSION_REQUIRED') // E26
+    if (token === undefined) return new GatewayError('MCP_GATEWAY_SESSION_REQUIRED') // LEGACY-4
     const claims = await this.open(token)
-    if (claims === undefined || claims.principal !== principal) return new GatewayError('MCP_GATEWAY_SESSION_UNKNOWN') // E27
+    if (claims === undefined || claims.principal !== principal) return new GatewayError('MCP_GATEWAY_SESSION_UNKNOWN') // LEGACY-4
     const version = headers[VERSION_HEADER]
     if (version !== undefined && version !== claims.version) {
-      return new GatewayError('MCP_GATEWAY_SESSION_VERSION_MISMATCH', `${String(version)}; the session speaks ${claims.version}`) // E28
+      return new GatewayError('MCP_GATEWAY_SESSION_VERSION_MISMATCH', `${String(version)}; the session speaks ${claims.version}`) // LEGACY-6
     }
     return claims
   }

@@ -1,4 +1,4 @@
-// Capabilities across the eras (G10, LEGACY-2, CAP-2). Pure.
+// Capabilities across the eras (LEGACY-16, LEGACY-2, CAP-2). Pure.
 // A legacy client's capabilities are fixed at initialize and travel in its session token, so only
 // what routing needs is kept, as short flags: the input requests it can be sent (MRTR-4).
 import { isJsonObject, type JsonObject } from '../jsonrpc.ts'

@@ -1,8 +1,8 @@
-// Which era a POST belongs to (LEGACY-1, G2 step 6, HTTP-11). Pure: first match wins.
+// Which era a POST belongs to (LEGACY-1, VER-3, HTTP-11). Pure: first match wins.
 //   a. modern `_meta` on a request or notification → modern (any Mcp-Session-Id is ignored);
 //   b. `initialize` without it → legacy handshake (VER-3: no MCP-Protocol-Version expected);
 //   c. an Mcp-Session-Id → legacy (the session is checked there: unknown → 404);
-//   d. MCP-Protocol-Version naming a legacy version, no session → legacy (it answers 400, E26);
+//   d. MCP-Protocol-Version naming a legacy version, no session → legacy (it answers 400, LEGACY-4);
 //   e. anything else → modern validation (400 -32020 / -32602 for what is missing).
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Classified } from '../jsonrpc.ts'

@@ -1,4 +1,4 @@
-// A 2025-11-25 request as the routing core sees every request (G10): the same validated shape as a
+// A 2025-11-25 request as the routing core sees every request (LEGACY-16): the same validated shape as a
 // modern one, with the per-request `_meta` built from the session. Pure.
 import type { JsonObject, JsonRpcRequest } from '../jsonrpc.ts'
 import { META, getMeta, type LogLevel } from '../meta.ts'
@@ -23,7 +23,7 @@ export const ROUTED_METHODS: ReadonlySet<string> = new Set([
 
 const NO_HEADERS: ReadonlyMap<string, string> = new Map()
 
-// G10: protocolVersion, clientCapabilities (2026 shape), clientInfo and logLevel come from the
+// LEGACY-16: protocolVersion, clientCapabilities (2026 shape), clientInfo and logLevel come from the
 // session; the client's own keys (progressToken, unknown ones: META-9) are kept.
 export function buildSessionMeta(session: SessionView, params: JsonObject | undefined): JsonObject {
   const meta: JsonObject = { ...getMeta(params) }

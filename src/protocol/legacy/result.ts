@@ -1,4 +1,4 @@
-// Results, errors and notifications in 2025-11-25 form (G10). Pure.
+// Results, errors and notifications in 2025-11-25 form (LEGACY-16). Pure.
 import { RPC } from '../../errors.ts'
 import { isJsonObject, type JsonObject, type JsonRpcErrorObject, type JsonRpcNotification } from '../jsonrpc.ts'
 import { META } from '../meta.ts'
@@ -22,7 +22,7 @@ export function toLegacyError(method: string, error: JsonRpcErrorObject): JsonRp
   return error
 }
 
-// The GET stream carries list changes and resource updates without a subscription id (G10).
+// The GET stream carries list changes and resource updates without a subscription id (LEGACY-16).
 export function toLegacyNotification(notification: JsonRpcNotification): JsonRpcNotification {
   const params = notification.params
   const meta = params?._meta

@@ -1,4 +1,4 @@
-// input_required ↔ server-initiated requests for legacy clients (G10, MRTR-2/3/5, LEGACY-7). Pure.
+// input_required ↔ server-initiated requests for legacy clients (LEGACY-16, MRTR-2/3/5, LEGACY-7). Pure.
 // Each input request becomes a JSON-RPC request with a gateway-chosen id; the client's answers are
 // gathered back under the input request keys.
 import { isJsonObject, isJsonRpcId, type JsonObject, type JsonRpcErrorObject, type JsonRpcRequest } from '../jsonrpc.ts'

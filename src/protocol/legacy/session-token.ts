@@ -1,4 +1,4 @@
-// What a legacy session id carries (LEGACY-4, G10): everything a request of the session needs, so
+// What a legacy session id carries (LEGACY-4, LEGACY-16): everything a request of the session needs, so
 // any replica holding the sealing secret serves it without a store. This module only shapes the
 // payload (short field names keep the token compact); sealing is the Sealer's job. Pure.
 import { isJsonObject, type JsonObject } from '../jsonrpc.ts'

@@ -1,4 +1,4 @@
-// Server-initiated requests and the client's answers (G10, LEGACY-13): every outcome of a round,
+// Server-initiated requests and the client's answers (LEGACY-16, LEGACY-13): every outcome of a round,
 // on node:test's clock for the bounded wait.
 import { mock } from 'node:test'
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Capabilities across the eras (G10, CAP-2, LEGACY-2).
+// Capabilities across the eras (LEGACY-16, CAP-2, LEGACY-2).
 import t from 'tap'
 import { compactClientCapabilities, toLegacyServerCapabilities, toModernClientCapabilities } from '../../../../src/protocol/legacy/capabilities.ts'
 

@@ -1,4 +1,4 @@
-// Era of a POST (LEGACY-1, G2 step 6, HTTP-11): first match wins.
+// Era of a POST (LEGACY-1, VER-3, HTTP-11): first match wins.
 import t from 'tap'
 import { classifyMessage } from '../../../../src/protocol/jsonrpc.ts'
 import { getSessionHeader, isLegacyPost } from '../../../../src/protocol/legacy/era.ts'
@@ -15,7 +15,7 @@ t.test('isLegacyPost', async (t) => {
     ['notification with a session id → legacy', SESSION, { jsonrpc: '2.0', method: 'notifications/initialized' }, true],
     ['response with a session id → legacy (LEGACY-7)', SESSION, { jsonrpc: '2.0', id: 'g1', result: {} }, true],
     ['response without a session id → modern (refused there, HTTP-4)', {}, { jsonrpc: '2.0', id: 'g1', result: {} }, false],
-    ['tools/list, legacy version header, no session → legacy (400 there, E26)', { 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, true],
+    ['tools/list, legacy version header, no session → legacy (400 there, LEGACY-4)', { 'mcp-protocol-version': '2025-11-25' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, true],
     ['tools/list, modern version header, no _meta → modern (-32602 there)', { 'mcp-protocol-version': '2026-07-28' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, false],
     ['tools/list, no header, no session → modern (-32020 there)', {}, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, false],
     ['notification, no session → modern (202 there, HTTP-8)', {}, { jsonrpc: '2.0', method: 'notifications/cancelled' }, false],

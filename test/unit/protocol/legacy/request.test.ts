@@ -1,4 +1,4 @@
-// A legacy request as the routing core sees it (G10): `_meta` built from the session.
+// A legacy request as the routing core sees it (LEGACY-16): `_meta` built from the session.
 import t from 'tap'
 import { ROUTED_METHODS, buildSessionMeta, toValidRequest, withInputResponses, type SessionView } from '../../../../src/protocol/legacy/request.ts'
 

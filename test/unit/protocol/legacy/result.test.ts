@@ -1,4 +1,4 @@
-// Results, errors and notifications in 2025-11-25 form (G10).
+// Results, errors and notifications in 2025-11-25 form (LEGACY-16).
 import t from 'tap'
 import { toLegacyError, toLegacyNotification, toLegacyResult } from '../../../../src/protocol/legacy/result.ts'
 

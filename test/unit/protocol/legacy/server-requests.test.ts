@@ -1,4 +1,4 @@
-// input_required ↔ server-initiated requests (G10, MRTR-3/5, LEGACY-7).
+// input_required ↔ server-initiated requests (LEGACY-16, MRTR-3/5, LEGACY-7).
 import t from 'tap'
 import { readClientResponse, readInputRound, toServerRequests } from '../../../../src/protocol/legacy/server-requests.ts'
 
