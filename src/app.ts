@@ -20,6 +20,7 @@ import type { McpHandlerDeps } from './front/mcp-handler.ts'
 import { buildCapabilities } from './routing/discover.ts'
 import { createServer } from 'node:http'
 import { createFastPath, type FastPath } from './front/fast-path.ts'
+import { createLegacyFront, type LegacyFront } from './front/legacy/create-legacy-front.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -52,10 +53,10 @@ declare module 'fastify' {
 
 // subscriptions/listen streams: served by the hub; on close each gets its closing result (SUB-9)
 // before the server stops accepting.
-function createListenHandler(app: FastifyInstance, config: GatewayConfig): McpHandlerDeps['listen'] {
+function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): McpHandlerDeps['listen'] {
   const deps: ListenDeps = {
     hub: app.gateway.hub,
-    keepAlive: new KeepAliveTicker(config.keepAliveMs),
+    keepAlive,
     serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
     closers: new Set(),
@@ -64,6 +65,19 @@ function createListenHandler(app: FastifyInstance, config: GatewayConfig): McpHa
     for (const close of deps.closers) close()
   })
   return (valid, stream, res) => serveListen(deps, valid, stream, res)
+}
+
+// LEGACY-1: 2025-11-25 clients on the same endpoint, through the same router; their GET streams end
+// before the server stops accepting.
+function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; auth: McpHandlerDeps['auth'] }): LegacyFront {
+  const { router, sealer, hub, backends } = app.gateway
+  const legacy = createLegacyFront({
+    router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
+    capabilities: () => buildCapabilities(backends, { listen: true }),
+    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
+  })
+  app.addHook('preClose', async () => legacy.close())
+  return legacy
 }
 
 export async function build(config: GatewayConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
@@ -97,17 +111,20 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   await app.register(cors, {
     // A request without Origin (every non-browser client) skips the CORS work entirely.
     origin: (origin, callback) => callback(null, origin !== undefined && isOriginAllowed(config.allowedOrigins, origin)),
-    methods: ['POST'],
-    // A browser client must read the challenge to find the metadata (AUTH-4) and when to retry.
-    exposedHeaders: ['www-authenticate', 'retry-after'],
+    methods: config.legacyClients ? ['POST', 'GET', 'DELETE'] : ['POST'],
+    // A browser client must read the challenge to find the metadata (AUTH-4) and when to retry, and
+    // a legacy one its session id (LEGACY-4).
+    exposedHeaders: config.legacyClients ? ['www-authenticate', 'retry-after', 'mcp-session-id'] : ['www-authenticate', 'retry-after'],
     maxAge: 600,
   })
-  const listen = createListenHandler(app, config)
+  const keepAlive = new KeepAliveTicker(config.keepAliveMs)
+  const listen = createListenHandler(app, keepAlive)
   const gatewayAuth = app.auth.gateway
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth }
-  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps })
+  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
+  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   let closing = false
   app.addHook('preClose', async () => {
     closing = true

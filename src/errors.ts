@@ -12,7 +12,8 @@ export const RPC = {
   headerMismatch: -32020,
   missingClientCapability: -32021,
   unsupportedVersion: -32022,
-  // Received only, never emitted (ERR-5): 2025-11-25 "resource not found".
+  // 2025-11-25 "resource not found": received from legacy backends; sent to legacy clients only
+  // (LEGACY-16), never to modern ones (ERR-5), and never a catalogue entry.
   legacyResourceNotFound: -32002,
 } as const
 
@@ -81,6 +82,17 @@ export const ERRORS = {
   // The authorization server's keys or introspection endpoint cannot be reached: not the token's fault
   MCP_GATEWAY_AUTH_UNAVAILABLE: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Cannot verify access tokens right now' },
   MCP_GATEWAY_RATE_LIMITED: { rpcCode: RPC.invalidRequest, httpStatus: 429, message: 'Too many requests' },
+  // 2025-11-25 sessions: decided before dispatch, so they keep their status (LEGACY-4..10).
+  MCP_GATEWAY_SESSION_REQUIRED: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Mcp-Session-Id header required: send initialize first' },
+  MCP_GATEWAY_SESSION_UNKNOWN: { rpcCode: RPC.invalidRequest, httpStatus: 404, message: 'Session not found: initialize a new session' },
+  MCP_GATEWAY_SESSION_VERSION_MISMATCH: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'MCP-Protocol-Version does not match the session' },
+  MCP_GATEWAY_SESSION_ALREADY_INITIALIZED: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Session already initialized' },
+  MCP_GATEWAY_SESSION_STREAM_OPEN: { rpcCode: RPC.invalidRequest, httpStatus: 409, message: 'The session already has a GET stream' },
+  MCP_GATEWAY_SESSION_RESUME_UNSUPPORTED: { rpcCode: RPC.invalidRequest, httpStatus: 405, message: 'Stream resumption is not offered' },
+  MCP_GATEWAY_SESSION_RESPONSE_UNEXPECTED: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'No server request waits for this response' },
+  // Server-initiated requests to a legacy client (LEGACY-16): in band, after the stream started.
+  MCP_GATEWAY_CLIENT_ANSWER_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client did not answer a server request in time' },
+  MCP_GATEWAY_CLIENT_ANSWER_REFUSED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client refused a server request' },
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ERRORS

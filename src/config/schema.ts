@@ -118,6 +118,14 @@ export const GATEWAY_SETTINGS = {
   stateTtlMs: { type: 'integer', default: 600_000, min: 1000, env: 'MCP_GATEWAY_STATE_TTL_MS', doc: 'lifetime of sealed requestState and cursors' },
   namespaceSeparator: { type: 'string', default: '__', pattern: /^[A-Za-z0-9_.-]{1,4}$/, doc: 'gateway name = namespace + separator + name' },
   listPageSize: { type: 'integer', default: 500, min: 1, max: 100_000, doc: 'items per page of an aggregated list (pages span backends)' },
+  legacyClients: {
+    type: 'boolean', default: true, doc: 'serve 2025-11-25 clients (initialize, Mcp-Session-Id, GET/DELETE) on the same endpoint (LEGACY-1); false: modern only (VER-7)',
+  },
+  sessionTtlMs: { type: 'integer', default: 86_400_000, min: 1000, doc: 'lifetime of a legacy session id (LEGACY-4); after it the client gets 404 and re-initializes' },
+  // Below the MRTR bridge hold (60 s): a bridged legacy backend is cancelled with a clear error first.
+  clientAnswerTimeoutMs: {
+    type: 'integer', default: 55_000, min: 1, doc: 'how long a legacy client may take to answer a server-initiated request (elicitation, sampling, roots, G10)',
+  },
   limits: { type: 'object', settings: LIMIT_SETTINGS, doc: 'what one client may cost the others (README "Limits")' },
   backends: {
     type: 'list',

@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
-import { classifyMessage, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
+import { classifyMessage, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
 import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
@@ -11,6 +11,7 @@ import type { CallContext, RouteReply, Router } from '../routing/router.ts'
 import type { AdmitRequest } from '../auth/gateway-auth.ts'
 import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
+import { isLegacyPost } from '../protocol/legacy/era.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 
@@ -21,6 +22,8 @@ export interface McpHandlerDeps {
   listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
   // Authentication and rate limit (AUTH-6, AUTH-16): every request, before anything else.
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+  // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
+  legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
 }
 
 export interface McpPost {
@@ -34,7 +37,7 @@ export interface McpPost {
   remoteAddress?: string
 }
 
-interface Access {
+export interface Access {
   rpcMethod?: string
   rpcId?: JsonRpcId
   backend?: string
@@ -63,6 +66,8 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   const admitted = deps.auth ? await deps.auth.admit({ headers: post.headers, url: post.url, remoteAddress: post.remoteAddress }) : undefined
   if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
+  // G2 step 6: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
+  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, admitted?.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
     return { rpcMethod: 'notification', outcome: OUTCOME.ok, status: 202 }

@@ -17,6 +17,9 @@ export interface ValidRequest {
   logLevel: LogLevel | undefined
   // Mcp-Param-* headers as sent (name lower-case, without the prefix), checked against the tool later.
   paramHeaders: ReadonlyMap<string, string>
+  // A request of a 2025-11-25 session (LEGACY-16): it mirrors no headers (HDR-* are modern POST rules),
+  // so the backend's Mcp-Param-* headers are built from the body alone.
+  legacy?: true
 }
 
 function unsupportedVersion(requested: string): GatewayError {

@@ -237,13 +237,18 @@ export class Bridge {
     this.#options.logger.info({ ...call.log, round: call.round }, 'mrtr bridge: backend waits for client input')
   }
 
-  #abandon(call: HeldCall): void {
+  #abandon(call: HeldCall, reason = `the client did not retry within ${this.#options.holdMs} ms`): void {
     this.#release(call)
     if (call.settled !== undefined) return
-    const reason = `the client did not retry within ${this.#options.holdMs} ms`
     // CANCEL-9: the reason is logged.
     this.#options.logger.info({ ...call.log, reason }, 'mrtr bridge: held call abandoned; cancelling upstream')
     call.controller.abort(reason)
+  }
+
+  // The held call will not be resumed (a legacy client did not finish its round): cancelled now.
+  cancel(id: string, reason: string): void {
+    const call = this.#held.get(id)
+    if (call !== undefined && !call.attached) this.#abandon(call, reason)
   }
 
   // Shutdown: every held call is cancelled upstream; its client already has its input_required.

@@ -87,6 +87,13 @@ export async function claimState(replays: ReplayStore, use: StateUse, onReplay: 
   throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState was already used; a retry carries the state of the latest round, once')
 }
 
+// The held call a bridge state names, its binding unchecked: only for state the gateway issued and
+// kept itself (a legacy client's rounds, LEGACY-16), never for state a client sent.
+export function bridgeHandleIdOf(sealer: Sealer, token: unknown): string | undefined {
+  const payload = sealer.open(token)
+  return payload?.v === STATE_FORMAT && typeof payload.g === 'string' ? payload.g : undefined
+}
+
 const INPUT_METHODS = new Map([
   ['elicitation/create', 'elicitation'],
   ['sampling/createMessage', 'sampling'],

@@ -16,7 +16,7 @@ import { LIST_KINDS } from './list-kinds.ts'
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
-import { ANONYMOUS, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
+import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './bridge.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
@@ -110,6 +110,13 @@ export class Router {
     this.#bridge.close()
   }
 
+  // LEGACY-16: a legacy client will not finish an input round (timeout, cancel, disconnect): the held
+  // bridge call its sealed state names, if any, is cancelled upstream now, not at the hold's end.
+  abandon(requestState: unknown, reason: string): void {
+    const id = bridgeHandleIdOf(this.#deps.sealer, requestState)
+    if (id !== undefined) this.#bridge.cancel(id, reason)
+  }
+
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     try {
       return await this.#dispatch(valid, ctx)
@@ -185,7 +192,8 @@ export class Router {
   #paramHeaders(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
     const annotations = tool ? this.#headerParamsOf(tool) : undefined
     const params = annotations?.ok ? annotations.params : []
-    const problem = checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
+    // A legacy request mirrors nothing (LEGACY-16): the backend's headers come from the body alone.
+    const problem = valid.legacy ? undefined : checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
     if (problem !== undefined) throw new GatewayError('MCP_GATEWAY_HEADER_MISMATCH', problem)
     if (params.length === 0 && valid.paramHeaders.size === 0) return undefined
     return buildParamHeaders(params, valid.params.arguments, valid.paramHeaders)

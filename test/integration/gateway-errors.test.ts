@@ -119,22 +119,27 @@ t.test('both versions 9999-99-99 → 400 -32022 with data.supported and data.req
   t.same(reply.json.error.data, { supported: [PROTOCOL_VERSION], requested: '9999-99-99' })
 })
 
-t.test('legacy initialize without _meta (2025-11-25) → 400 -32022, data names the supported versions', async (t) => {
+// §26 last row: with legacyClients off the gateway is modern only, and initialize is refused with the
+// versions it serves (with it on, the default, initialize is answered: legacy-clients.test.ts).
+const modernOnly = await startGateway(t, { legacyClients: false, backends: [{ name: 'alpha', transport: 'http', url: alpha.url, namespace: '' }] })
+const modernOnlyRaw = createRawClient(t, modernOnly.url)
+
+t.test('modern only: legacy initialize without _meta (2025-11-25) → 400 -32022, data names the supported versions', async (t) => {
   const body = {
     jsonrpc: '2.0',
     id: 0,
     method: 'initialize',
     params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } },
   }
-  const reply = await raw.post(body)
+  const reply = await modernOnlyRaw.post(body)
   assertError(t, reply, { name: '', send: async () => reply, status: 400, code: -32022, id: 0 })
   t.same(reply.json.error.data, { supported: [PROTOCOL_VERSION], requested: '2025-11-25' })
 })
 
 // VER-7 / E30: the *message* names the supported versions, so a legacy client (which may ignore
 // data) can tell its user what to upgrade to.
-t.test('legacy initialize → error message names 2026-07-28 (VER-7, E30)', {  }, async (t) => {
-  const reply = await raw.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } })
+t.test('modern only: legacy initialize → error message names 2026-07-28 (VER-7, E30)', {  }, async (t) => {
+  const reply = await modernOnlyRaw.post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {} } })
   t.match(reply.json?.error?.message, PROTOCOL_VERSION)
 })
 
@@ -164,13 +169,20 @@ t.test('Mcp-Name for resources/read equal to the uri → accepted and answered',
 })
 
 for (const method of ['GET', 'DELETE'] as const) {
-  t.test(`${method} /mcp → 405 with Allow: POST and a JSON-RPC body`, async (t) => {
-    const reply = await raw.send(method, '/mcp', { headers: { accept: 'text/event-stream' } })
-    t.equal(reply.status, 405)
-    t.equal(reply.headers.allow, 'POST')
-    t.match(reply.json, { jsonrpc: '2.0', error: { code: -32600 } })
-  })
+  for (const [label, client] of [['', raw], ['modern only: ', modernOnlyRaw]] as const) {
+    t.test(`${label}${method} /mcp without a session → 405 with Allow: POST and a JSON-RPC body`, async (t) => {
+      const reply = await client.send(method, '/mcp', { headers: { accept: 'text/event-stream' } })
+      t.equal(reply.status, 405)
+      t.equal(reply.headers.allow, 'POST')
+      t.match(reply.json, { jsonrpc: '2.0', error: { code: -32600 } })
+    })
+  }
 }
+
+t.test('modern only: GET with an Mcp-Session-Id → 405 too (no legacy sessions exist)', async (t) => {
+  const reply = await modernOnlyRaw.send('GET', '/mcp', { headers: { accept: 'text/event-stream', 'mcp-session-id': 'x' } })
+  t.equal(reply.status, 405)
+})
 
 t.test('Origin not allowed → 403 with a JSON-RPC body without id', async (t) => {
   const { body, headers } = buildRpc('tools/list', {}, { id: 'o1' })

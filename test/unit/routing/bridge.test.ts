@@ -332,3 +332,14 @@ t.test('close() → held calls cancelled upstream, their handles no longer resum
     await t.rejects(bridge.resume(handle, createClient(), {}), STATE_INVALID, `round ${handle.round} of ${handle.id} after close → -32602`)
   }
 })
+
+t.test('cancel(id) → the held call is cancelled upstream now with the reason; unknown ids ignored (LEGACY-16)', async (t) => {
+  const bridge = createBridge()
+  const { call, opened } = await openAsking(bridge, [ELICIT])
+  const round = asInput(t, await opened)
+  bridge.cancel('no-such-call', 'ignored')
+  t.notOk(call.hooks().signal.aborted, 'an unknown id → nothing happens')
+  bridge.cancel(round.handle.id, 'the client did not answer')
+  t.equal(call.hooks().signal.reason, 'the client did not answer', 'upstream cancelled at once, with the reason')
+  await t.rejects(bridge.resume(round.handle, createClient(), { 'input-1': { action: 'accept' } }), STATE_INVALID, 'its handle no longer resumes')
+})

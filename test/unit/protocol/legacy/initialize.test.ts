@@ -1,7 +1,8 @@
-// The 2025-11-25 initialize handshake: what the gateway offers and the check of the answer (LEGACY-C1).
+// The 2025-11-25 initialize handshake both ways: what the gateway offers a legacy backend and the check
+// of its answer (LEGACY-C1); the gateway's own answer to a legacy client (LEGACY-2).
 import t from 'tap'
 import type { ProbeReply } from '../../../../src/protocol/era.ts'
-import { buildInitializeParams, checkInitializeReply, LEGACY_CLIENT_CAPABILITIES, type InitializeVerdict } from '../../../../src/protocol/legacy/initialize.ts'
+import { buildInitializeParams, buildInitializeResult, checkInitializeReply, readInitializeParams, LEGACY_CLIENT_CAPABILITIES, type InitializeVerdict } from '../../../../src/protocol/legacy/initialize.ts'
 
 const cases: Array<{ name: string; reply: ProbeReply; verdict: InitializeVerdict }> = [
   { name: '2025-11-25 with capabilities → ok, its capabilities', reply: { ok: true, result: { protocolVersion: '2025-11-25', capabilities: { prompts: {} }, serverInfo: { name: 's', version: '1' } } },
@@ -29,4 +30,26 @@ t.test('buildInitializeParams → 2025-11-25, the bridged capabilities (G8), the
   const clientInfo = { name: 'gw', version: '9' }
   t.same(buildInitializeParams(clientInfo), { protocolVersion: '2025-11-25', capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: {} }, clientInfo })
   t.ok(Object.isFrozen(LEGACY_CLIENT_CAPABILITIES), 'the offered capabilities are frozen')
+})
+
+const CLIENT = { name: 'c', version: '1' }
+
+t.test('readInitializeParams', async (t) => {
+  const cases: Array<[string, Record<string, unknown> | undefined, unknown]> = [
+    ['2025-11-25 → itself', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT }, { ok: true, params: { requested: '2025-11-25', version: '2025-11-25', capabilities: {}, clientInfo: CLIENT } }],
+    ['2025-06-18 → itself', { protocolVersion: '2025-06-18', capabilities: { roots: {} }, clientInfo: CLIENT }, { ok: true, params: { version: '2025-06-18', capabilities: { roots: {} } } }],
+    ['2024-11-05 → the newest', { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: CLIENT }, { ok: true, params: { requested: '2024-11-05', version: '2025-11-25' } }],
+    ['no params', undefined, { ok: false, detail: /protocolVersion/ }],
+    ['version not a string', { protocolVersion: 1, capabilities: {}, clientInfo: CLIENT }, { ok: false, detail: /protocolVersion/ }],
+    ['no capabilities', { protocolVersion: '2025-11-25', clientInfo: CLIENT }, { ok: false, detail: /capabilities/ }],
+    ['no clientInfo', { protocolVersion: '2025-11-25', capabilities: {} }, { ok: false, detail: /clientInfo/ }],
+    ['clientInfo without version', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'c' } }, { ok: false, detail: /clientInfo/ }],
+  ]
+  for (const [name, params, expected] of cases) t.match(readInitializeParams(params), expected, name)
+})
+
+t.test('buildInitializeResult → protocolVersion, capabilities, serverInfo (name and version only)', async (t) => {
+  t.same(buildInitializeResult('2025-06-18', { tools: {} }, { name: 'gw', version: '1.2.3' }), {
+    protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'gw', version: '1.2.3' },
+  })
 })

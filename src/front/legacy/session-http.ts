@@ -1,0 +1,90 @@
+// GET and DELETE /mcp for legacy sessions (LEGACY-5, LEGACY-9..11): the session's stream for
+// messages outside requests, and the end of the session. A request naming no session never gets
+// here (405, HTTP-10). Every refusal carries a JSON-RPC error body from the catalogue.
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import type { AdmitRequest } from '../../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../../auth/authenticator.ts'
+import { ANONYMOUS } from '../../auth/principal.ts'
+import { GatewayError } from '../../errors.ts'
+import type { Logger } from '../../observability/logger.ts'
+import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/metrics.ts'
+import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
+import type { SessionRegistry } from '../../shared-state/session-registry.ts'
+import { ReplyStream } from '../reply-stream.ts'
+import type { SessionStreams } from './session-streams.ts'
+import type { LegacySessions } from './sessions.ts'
+
+export interface SessionHttpDeps {
+  sessions: LegacySessions
+  registry: SessionRegistry
+  streams: SessionStreams
+  metrics: GatewayMetrics
+  // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
+  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+}
+
+export interface SessionHttpRequest {
+  headers: IncomingHttpHeaders
+  res: ServerResponse
+  log: Logger
+  reqId: string
+  url?: string
+  remoteAddress?: string
+}
+
+// The caller's session: admitted first (401/403/429 with their headers), then the session checks.
+async function openSession(deps: SessionHttpDeps, req: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
+  const admitted = deps.auth ? await deps.auth.admit({ headers: req.headers, url: req.url, remoteAddress: req.remoteAddress }) : undefined
+  if (admitted !== undefined && !admitted.ok) return admitted.error
+  return deps.sessions.openFrom(req.headers, (admitted?.principal ?? ANONYMOUS).binding)
+}
+
+// LEGACY-9: the client must accept an event stream (a missing Accept is taken as */*).
+function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
+  const accept = headers.accept
+  return accept === undefined || /text\/event-stream|\*\/\*/.test(accept)
+}
+
+export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<void> {
+  const started = process.hrtime.bigint()
+  const session = await admitStream(deps, get)
+  if (session instanceof GatewayError) return refuse(deps, get, session, started)
+  const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
+  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
+  account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
+}
+
+async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
+  const session = await openSession(deps, get)
+  if (session instanceof GatewayError) return session
+  const headers = get.headers
+  if (!acceptsEventStream(headers)) return new GatewayError('MCP_GATEWAY_HTTP_NOT_ACCEPTABLE')
+  // LEGACY-11: no event history is kept, so no stream can be resumed.
+  if (headers['last-event-id'] !== undefined) return new GatewayError('MCP_GATEWAY_SESSION_RESUME_UNSUPPORTED')
+  if (!(await deps.registry.claimStream(session.id, session.expiresAt))) return new GatewayError('MCP_GATEWAY_SESSION_STREAM_OPEN') // LEGACY-10
+  return session
+}
+
+// LEGACY-5: the id stays refused (404) until it would have expired; the session's state goes.
+export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHttpRequest): Promise<void> {
+  const started = process.hrtime.bigint()
+  const session = await openSession(deps, del)
+  if (session instanceof GatewayError) return refuse(deps, del, session, started)
+  await deps.sessions.end(session)
+  await deps.registry.forget(session.id)
+  deps.streams.end(session.id)
+  new ReplyStream(del.res, deps.metrics.sseStreams).finishEmpty(204)
+  account(deps, del, { outcome: OUTCOME.ok, status: 204 }, started)
+}
+
+function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: bigint): void {
+  new ReplyStream(req.res, deps.metrics.sseStreams).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
+  account(deps, req, { outcome: OUTCOME.rejected, status: err.httpStatus, code: err.code }, started)
+}
+
+// One metric observation and one access line per request, as for POST.
+function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outcome: Outcome; status: number; code?: string }, started: bigint): void {
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  deps.metrics.observeRequest('other', access.outcome, seconds)
+  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+}

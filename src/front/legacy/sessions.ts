@@ -1,0 +1,74 @@
+// Legacy session ids (LEGACY-4, LEGACY-16): minted at initialize as a sealed, self-contained token, and
+// opened on every later request by any replica sharing the secret. Unknown, forged, expired or
+// ended (DELETE) → undefined, which the caller answers with 404. Only the DELETE list is shared state.
+import { randomBytes } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import { GatewayError } from '../../errors.ts'
+import { compactClientCapabilities } from '../../protocol/legacy/capabilities.ts'
+import { getSessionHeader } from '../../protocol/legacy/era.ts'
+import type { InitializeParams } from '../../protocol/legacy/initialize.ts'
+import { decodeSessionClaims, encodeSessionClaims, type SessionClaims } from '../../protocol/legacy/session-token.ts'
+import type { Sealer } from '../../routing/seal.ts'
+import type { EndedSessions } from '../../shared-state/ended-sessions.ts'
+
+const VERSION_HEADER = 'mcp-protocol-version'
+// Longer tokens are not ours (ours are well under 1 KB): refused before any MAC work.
+const MAX_TOKEN_CHARS = 4096
+
+export interface LegacySessionsOptions {
+  sealer: Sealer
+  ended: EndedSessions
+  ttlMs: number
+  now?: () => number
+}
+
+export class LegacySessions {
+  readonly #options: LegacySessionsOptions
+  readonly #now: () => number
+
+  constructor(options: LegacySessionsOptions) {
+    this.#options = options
+    this.#now = options.now ?? Date.now
+  }
+
+  create(init: InitializeParams, principal: string): { token: string; claims: SessionClaims } {
+    const issuedAt = this.#now()
+    const claims: SessionClaims = {
+      id: randomBytes(16).toString('base64url'),
+      version: init.version,
+      clientFlags: compactClientCapabilities(init.capabilities),
+      clientInfo: init.clientInfo,
+      principal,
+      issuedAt,
+      expiresAt: issuedAt + this.#options.ttlMs,
+    }
+    return { token: this.#options.sealer.seal(encodeSessionClaims(claims), this.#options.ttlMs), claims }
+  }
+
+  async open(token: string): Promise<SessionClaims | undefined> {
+    if (token.length > MAX_TOKEN_CHARS) return undefined
+    const claims = decodeSessionClaims(this.#options.sealer.open(token, this.#now()))
+    if (claims === undefined || (await this.#options.ended.isEnded(claims.id))) return undefined
+    return claims
+  }
+
+  // LEGACY-4/6 for every request after initialize: the session must exist, belong to the caller
+  // (a session of another principal is unknown to this one: MRTR-9), and the version
+  // header, when sent, must name the negotiated version.
+  async openFrom(headers: IncomingHttpHeaders, principal: string): Promise<SessionClaims | GatewayError> {
+    const token = getSessionHeader(headers)
+    if (token === undefined) return new GatewayError('MCP_GATEWAY_SESSION_REQUIRED') // LEGACY-4
+    const claims = await this.open(token)
+    if (claims === undefined || claims.principal !== principal) return new GatewayError('MCP_GATEWAY_SESSION_UNKNOWN') // LEGACY-4
+    const version = headers[VERSION_HEADER]
+    if (version !== undefined && version !== claims.version) {
+      return new GatewayError('MCP_GATEWAY_SESSION_VERSION_MISMATCH', `${String(version)}; the session speaks ${claims.version}`) // LEGACY-6
+    }
+    return claims
+  }
+
+  // LEGACY-5: remembered as ended until the id would have expired anyway.
+  async end(claims: SessionClaims): Promise<void> {
+    await this.#options.ended.end(claims.id, claims.expiresAt)
+  }
+}
