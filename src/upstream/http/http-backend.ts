@@ -13,6 +13,7 @@ import type { ServerInfo } from '../../protocol/result.ts'
 import { MODERN_VERSION } from '../../protocol/version.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from '../backend.ts'
 import { BackendState } from '../shared/backend-state.ts'
+import { FailureProbe } from '../shared/failure-probe.ts'
 import type { ReplyBudget } from '../shared/reply-budget.ts'
 import { CallSignal } from '../shared/call-signal.ts'
 import { Reprober } from '../shared/reprober.ts'
@@ -36,8 +37,6 @@ export interface HttpBackendDeps {
 }
 
 const MAX_EVENT_CHARS = 16 * 1024 * 1024
-// The caller of the gateway's own requests (list fetches, legacy listens) in outlier detection.
-const GATEWAY_CALLER = 'gateway'
 const DEFAULT_PROBE_TIMEOUT_MS = 5_000
 // Beyond `connections` (the calls the fair scheduler lets through at once): connections for the
 // gateway's own probes, list fetches and legacy session requests, so they never queue behind calls.
@@ -68,8 +67,8 @@ export class HttpBackend implements Backend {
   // (one session serves every caller, so it carries the gateway's credential, never a caller's).
   readonly #sessionHeaders: Record<string, string>
   #nextId = 0
-  // The probe sent when a request failed to connect, while it runs (one at a time).
-  #verifying: Promise<void> | undefined
+  // A request that failed to connect fails alone; down takes more (shared/failure-probe.ts).
+  readonly #failures: FailureProbe
 
   constructor(config: HttpBackendConfig, deps: HttpBackendDeps) {
     this.name = config.name
@@ -88,6 +87,12 @@ export class HttpBackend implements Backend {
     this.#state = new BackendState({
       name: config.name, transport: 'http', logger: deps.logger, initialReason: 'not probed yet', downAfterFailures: config.downAfterFailures,
     })
+    // server/discover only: a reachable backend (modern or legacy) keeps its era and session.
+    const probe = async (): Promise<string | undefined> => {
+      const verdict = classifyDiscover(await this.#discover())
+      return verdict.kind === 'down' ? verdict.reason : undefined
+    }
+    this.#failures = new FailureProbe({ backend: config.name, state: this.#state, logger: deps.logger, probe, markDown: (reason) => this.#markDown(reason) })
   }
 
   async start(): Promise<void> {
@@ -117,7 +122,7 @@ export class HttpBackend implements Backend {
       this.#state.recordSuccess()
       return reply
     } catch (err) {
-      if (err instanceof BackendError && err.reason === 'unreachable') this.#suspect(err.message, call.client)
+      if (err instanceof BackendError && err.reason === 'unreachable') this.#failures.onConnectFailure(err.message, call.client)
       throw err
     }
   }
@@ -227,28 +232,8 @@ export class HttpBackend implements Backend {
 
   #fail(err: unknown, call: UpstreamCall, deadline: CallSignal): BackendError {
     const failure = toBackendError(this.name, err, { aborted: call.signal.aborted, timedOut: deadline.timedOut })
-    if (failure.reason === 'unreachable') this.#suspect(failure.message, call.client)
+    if (failure.reason === 'unreachable') this.#failures.onConnectFailure(failure.message, call.client)
     return failure
-  }
-
-  // A request failed to connect: that fails the request only. Down follows from several callers'
-  // failures in a row (BackendState outlier detection) or from a probe sent now that fails too.
-  #suspect(reason: string, caller = GATEWAY_CALLER): void {
-    if (this.#state.recordFailure(caller)) {
-      this.#markDown(`${reason} (requests of several clients in a row)`)
-      return
-    }
-    if (!this.#state.up || this.#verifying !== undefined) return
-    this.#verifying = this.#verify().catch((err: unknown) => {
-      this.#deps.logger.error({ backend: this.name, err }, 'probe after a failed request failed')
-    }).finally(() => { this.#verifying = undefined })
-  }
-
-  // server/discover only: a reachable backend (modern or legacy) keeps its era and session.
-  async #verify(): Promise<void> {
-    const verdict = classifyDiscover(await this.#discover())
-    if (verdict.kind === 'down') this.#markDown(verdict.reason, verdict.era)
-    else this.#state.recordSuccess()
   }
 
   #markDown(reason: string, era?: Era): false {
