@@ -54,7 +54,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const router = new Router({ backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
-  const hub = new ListenHub(backends, catalog, logger)
+  const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listRefreshMs })
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A

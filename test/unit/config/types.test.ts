@@ -85,6 +85,7 @@ interface GatewayContract {
   readonly stateTtlMs: number
   readonly namespaceSeparator: string
   readonly listPageSize: number
+  readonly listRefreshMs: number
   readonly legacyClients: boolean
   readonly sessionTtlMs: number
   readonly clientAnswerTimeoutMs: number
@@ -110,7 +111,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'listPageSize', 'logLevel', 'maxBodyBytes',
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'listPageSize', 'listRefreshMs', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'cwd', 'env', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
