@@ -66,7 +66,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
-  const hub = new ListenHub(backends, catalog, logger)
+  const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listPollMs })
   app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })

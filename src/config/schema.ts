@@ -118,6 +118,9 @@ export const GATEWAY_SETTINGS = {
   stateTtlMs: { type: 'integer', default: 600_000, min: 1000, env: 'MCP_GATEWAY_STATE_TTL_MS', doc: 'lifetime of sealed requestState and cursors' },
   namespaceSeparator: { type: 'string', default: '__', pattern: /^[A-Za-z0-9_.-]{1,4}$/, doc: 'gateway name = namespace + separator + name' },
   listPageSize: { type: 'integer', default: 500, min: 1, max: 100_000, doc: 'items per page of an aggregated list (pages span backends)' },
+  listPollMs: {
+    type: 'integer', default: 30_000, min: 10, doc: 'how often the lists of a backend that answers subscriptions/listen without a stream are re-read (its list changes synthesized)',
+  },
   legacyClients: {
     type: 'boolean', default: true, doc: 'serve 2025-11-25 clients (initialize, Mcp-Session-Id, GET/DELETE) on the same endpoint (LEGACY-1); false: modern only (VER-7)',
   },

@@ -114,7 +114,7 @@ function mergeHints(deps: AggregateDeps, contributions: Contribution[]): CacheHi
 // PAGE-6: a cursor is bound to the list it paged: a digest of the merged names in order. A list
 // that changed between pages makes its cursors invalid (-32602), so a client restarts the listing
 // rather than silently skipping or repeating items (CACHE-10).
-function listDigest(kind: ListKind, items: JsonObject[]): string {
+export function listDigest(kind: ListKind, items: JsonObject[]): string {
   const hash = createHash('sha256')
   for (const item of items) hash.update(String(kind.named ? item.name : item.uri ?? item.uriTemplate)).update('\n')
   return hash.digest('base64url').slice(0, 16)

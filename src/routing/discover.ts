@@ -23,13 +23,23 @@ function flag(backends: BackendSet, capability: string, key: string): boolean {
   })
 }
 
+// CAP-6: listChanged / subscribe are promises, so each is declared per kind only when the gateway
+// can keep it: it runs subscriptions/listen and some backend declared the flag. A backend whose
+// listen turns out to answer without a stream still keeps a declared listChanged: the gateway's
+// refresh timer synthesizes its list changes (list-refresh.ts). Nothing else is synthesized: a
+// kind no backend promises changes for gets no listChanged, even though catalog refetches happen.
+function promised(backends: BackendSet, options: DiscoverOptions, capability: string, keys: readonly string[]): JsonObject {
+  const declared: JsonObject = {}
+  if (!options.listen) return declared
+  for (const key of keys) if (flag(backends, capability, key)) declared[key] = true
+  return declared
+}
+
 export function buildCapabilities(backends: BackendSet, options: DiscoverOptions): JsonObject {
   // Tools are always declared (possibly an empty list), so clients can rely on tools/list.
-  const capabilities: JsonObject = { tools: options.listen ? { listChanged: true } : {} }
-  if (has(backends, 'prompts')) capabilities.prompts = options.listen ? { listChanged: true } : {}
-  if (has(backends, 'resources')) {
-    capabilities.resources = options.listen ? { listChanged: true, subscribe: flag(backends, 'resources', 'subscribe') } : {}
-  }
+  const capabilities: JsonObject = { tools: promised(backends, options, 'tools', ['listChanged']) }
+  if (has(backends, 'prompts')) capabilities.prompts = promised(backends, options, 'prompts', ['listChanged'])
+  if (has(backends, 'resources')) capabilities.resources = promised(backends, options, 'resources', ['listChanged', 'subscribe'])
   if (has(backends, 'completions')) capabilities.completions = {}
   if (has(backends, 'logging')) capabilities.logging = {} // LOG-4: we forward backend logs
   return capabilities

@@ -1,7 +1,9 @@
 // subscriptions/listen fan-in (G9): one upstream listen per backend for list changes, and one per
 // (backend, URI) for resource updates, opened by the first subscriber and closed when the last one
 // leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
-// Upstream list changes also invalidate the catalog (CACHE-8).
+// Upstream list changes also invalidate the catalog (CACHE-8). A backend that answers listen
+// without a stream has its listen treated as unavailable: re-tried at the longest backoff, its
+// lists refreshed on a timer meanwhile (list-refresh.ts), its URIs left out of acknowledgments.
 import { GatewayError } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
@@ -12,6 +14,7 @@ import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { resolveUri } from './resolve.ts'
 import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from '../upstream/shared/backoff.ts'
+import { DEFAULT_LIST_REFRESH_MS, ListRefresher, UNSUPPORTED_LISTEN_RETRY_ATTEMPT } from './list-refresh.ts'
 import { BackendError } from '../upstream/backend.ts'
 
 export interface ClientSubscription {
@@ -37,7 +40,14 @@ interface Upstream {
   stopped: boolean
   // Established at least once before: a later establishment follows a gap (a drop or a restart).
   established?: boolean
+  // The backend answered without a stream (ListenSink.onUnsupported) and has not streamed since.
+  unsupported?: boolean
+  // While unsupported, list upstreams only: the timer standing in for the backend's list changes.
+  refresher?: ListRefresher
 }
+
+// refreshMs: how often the lists of a backend without a listen stream are re-read.
+export interface ListenHubOptions { logger: Logger; refreshMs?: number }
 
 interface ResourceListen extends Upstream {
   readonly uri: string
@@ -56,14 +66,11 @@ function resourceKey(route: ResourceRoute): string {
   return `${route.entry.backend.name}\u0000${route.uri}`
 }
 
-function canSubscribe(entry: BackendEntry): boolean {
-  return entry.backend.listen !== undefined && canSubscribeResources(entry.backend.capabilities())
-}
-
 export class ListenHub {
   readonly #backends: BackendSet
   readonly #catalog: Catalog
   readonly #logger: Logger
+  readonly #refreshMs: number
   readonly #clients = new Set<ClientSubscription>()
   // Each client's resource routes, for choosing which upstream delivers an update to it.
   readonly #routes = new Map<ClientSubscription, readonly ResourceRoute[]>()
@@ -72,10 +79,11 @@ export class ListenHub {
   readonly #resources = new Map<string, ResourceListen>()
   #closed = false
 
-  constructor(backends: BackendSet, catalog: Catalog, logger: Logger) {
+  constructor(backends: BackendSet, catalog: Catalog, options: ListenHubOptions) {
     this.#backends = backends
     this.#catalog = catalog
-    this.#logger = logger
+    this.#logger = options.logger
+    this.#refreshMs = options.refreshMs ?? DEFAULT_LIST_REFRESH_MS
   }
 
   // After the first probes: open a list-change listen on every backend that can send them.
@@ -96,7 +104,7 @@ export class ListenHub {
     const resolved = await Promise.all([...new Set(uris)].map(async (uri): Promise<ResourceRoute[]> => {
       try {
         const entry = await resolveUri({ backends: this.#backends, catalog: this.#catalog }, uri)
-        return canSubscribe(entry) ? [{ uri, entry }] : []
+        return this.#canSubscribe(entry) ? [{ uri, entry }] : []
       } catch (err) {
         if (err instanceof GatewayError) return [] // nobody owns it (ERR-10)
         if (!(err instanceof BackendError)) throw err
@@ -110,6 +118,12 @@ export class ListenHub {
       this.#logger.warn({ backend, reason: err.reason, err, uris: left }, 'resource subscriptions left out: their owner could not be decided')
     }
     return this.#withinBudget(resolved.flat())
+  }
+
+  // SUB-3: only a backend whose listen streams can deliver the updates.
+  #canSubscribe(entry: BackendEntry): boolean {
+    const lists = this.#lists.get(entry.backend.name)
+    return entry.backend.listen !== undefined && lists?.unsupported !== true && canSubscribeResources(entry.backend.capabilities())
   }
 
   // A URI that already has an upstream listen costs nothing; a new one must fit its backend's budget.
@@ -187,7 +201,9 @@ export class ListenHub {
     if (!filter) return this.#retry(upstream, attempt)
     const openedAt = Date.now()
     const onOpen = (): void => {
-      if (!upstream.stopped) this.#established(upstream, filter)
+      if (upstream.stopped) return
+      this.#streaming(upstream)
+      this.#established(upstream, filter)
     }
     upstream.close = backend.listen(filter, {
       onOpen,
@@ -202,7 +218,28 @@ export class ListenHub {
         // A stream that stayed up a while starts its backoff over (SUB-11).
         this.#retry(upstream, Date.now() - openedAt > REPROBE_BACKOFF.maxMs ? 0 : attempt)
       },
+      onUnsupported: (reason) => this.#unsupported(upstream, filter, reason),
     })
+  }
+
+  #unsupported(upstream: Upstream, filter: JsonObject, reason: string): void {
+    upstream.close = undefined
+    if (this.#closed || upstream.stopped) return
+    const { backend } = upstream.entry
+    if (!upstream.unsupported) this.#logger.warn({ backend: backend.name, reason }, 'upstream listen unavailable; refreshing its lists on a timer')
+    upstream.unsupported = true
+    if (this.#lists.get(backend.name) === upstream && !upstream.refresher) {
+      const deps = { catalog: this.#catalog, logger: this.#logger, refreshMs: this.#refreshMs, onChange: this.#onListChange.bind(this) }
+      upstream.refresher = new ListRefresher(deps, upstream.entry, filter)
+    }
+    this.#retry(upstream, UNSUPPORTED_LISTEN_RETRY_ATTEMPT)
+  }
+
+  // The backend streams (again): its own notifications replace the refresh timer.
+  #streaming(upstream: Upstream): void {
+    upstream.unsupported = false
+    upstream.refresher?.stop()
+    upstream.refresher = undefined
   }
 
   // G9: after a gap (the stream dropped, or a stdio child restarted) a change may have been
@@ -230,6 +267,7 @@ export class ListenHub {
   #stop(upstream: Upstream): void {
     upstream.stopped = true
     clearTimeout(upstream.timer)
+    upstream.refresher?.stop()
     upstream.close?.()
     upstream.close = undefined
   }

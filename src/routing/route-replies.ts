@@ -26,10 +26,11 @@ export function replyFromBackendError(err: BackendError): RouteReply {
 // catalogue says (ERR-5, E15, ERR-8).
 export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
   const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
-  const passed = rewrite === undefined ? error : {
-    code: rewrite.rpcCode,
-    message: error.message,
-    data: { ...(isJsonObject(error.data) ? error.data : {}), [rewrite.dataParam]: params[rewrite.dataParam] },
-  }
+  const data = isJsonObject(error.data) ? error.data : {}
+  const key = rewrite?.dataParam ?? ''
+  // sep-2164: data.uri is always the requested URI: `params.uri` (resources/read), else a
+  // completion's `ref.uri`, else what the backend put there; never dropped.
+  const ref = isJsonObject(params.ref) ? params.ref : {}
+  const passed = rewrite === undefined ? error : { code: rewrite.rpcCode, message: error.message, data: { ...data, [key]: params[key] ?? ref[key] ?? data[key] } }
   return { ok: false, error: passed, httpStatus: BACKEND_ERROR_STATUS.get(passed.code) ?? IN_BAND_HTTP_STATUS, origin: 'backend' }
 }

@@ -25,6 +25,7 @@ import { policyKindOf, type RouteAccess } from './access.ts'
 import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
+import { requireString, resolveCompletion } from './completion-target.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -56,7 +57,7 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['resources/list', 'resources'],
   ['resources/templates/list', 'resources'],
   ['resources/read', 'resources'],
-  ['completion/complete', 'completions'],
+  // completion/complete is not here: it exists wherever a backend owns its ref (completion-target.ts).
 ])
 
 export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
@@ -222,23 +223,9 @@ export class Router {
     return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
   }
 
-  // FEAT-5: a completion goes to the owner of the prompt or resource template it refers to.
   async #completionTarget(p: JsonObject, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
-    const { params, principal } = deps
-    const ref = isJsonObject(p.ref) ? p.ref : undefined
-    if (ref?.type === 'ref/prompt') {
-      const name = requireString(ref.name, 'ref.name')
-      this.#allow(principal, 'prompts', name)
-      const target = await resolveName(deps, { kind: 'prompts', name })
-      return { entry: target.entry, params: params.forCall(target.entry.backend, p, { ref: { ...ref, name: target.name } }), principal }
-    }
-    if (ref?.type === 'ref/resource') {
-      const uri = requireString(ref.uri, 'ref.uri')
-      this.#allow(principal, 'resources', uri)
-      const entry = await resolveUri(deps, uri)
-      return { entry, params: params.forCall(entry.backend, p), principal }
-    }
-    throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', 'ref must be a ref/prompt or ref/resource')
+    const allow = (kind: 'prompts' | 'resources', name: string): void => this.#allow(deps.principal, kind, name)
+    return { ...await resolveCompletion({ ...deps, allow }, p), principal: deps.principal }
   }
 
   async #forward(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<RouteReply> {
@@ -296,9 +283,4 @@ export class Router {
     const stamped = stampResult(result, this.#deps.serverInfo)
     return { ok: true, result: valid.spec.cacheable ? stampCacheHints(stamped) : stamped }
   }
-}
-
-function requireString(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new GatewayError('MCP_GATEWAY_PARAMS_INVALID', `${field} must be a string`)
-  return value
 }

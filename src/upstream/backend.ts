@@ -57,6 +57,9 @@ export interface ListenSink {
   // The stream is established (HTTP: the SSE response arrived). Transports that deliver the
   // backend's notifications/subscriptions/acknowledged need not call it.
   onOpen?(): void
+  // The backend answered the listen request but opened no stream (HTTP 2xx JSON): it cannot
+  // deliver notifications this way; instead of onClose (SUB-11: not a drop to re-open at once).
+  onUnsupported?(reason: string): void
 }
 
 export interface Backend {

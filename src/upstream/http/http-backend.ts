@@ -170,21 +170,24 @@ export class HttpBackend implements Backend {
   }
 
   async #listenUntilEnd(call: UpstreamCall, sink: ListenSink): Promise<void> {
-    let reason: string
+    let ended: { reason: string; unsupported?: boolean }
     try {
-      reason = await this.#readListen(call, sink)
+      ended = await this.#readListen(call, sink)
     } catch (err) {
       if (call.signal.aborted) return
-      reason = describeError(err)
+      ended = { reason: describeError(err) }
     }
-    sink.onClose(reason)
+    if (ended.unsupported && sink.onUnsupported) sink.onUnsupported(ended.reason)
+    else sink.onClose(ended.reason)
   }
 
-  async #readListen(call: UpstreamCall, sink: ListenSink): Promise<string> {
+  async #readListen(call: UpstreamCall, sink: ListenSink): Promise<{ reason: string; unsupported?: boolean }> {
     const response = await this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, signal: call.signal })
     if (!isStreaming(response)) {
       await response.body.dump()
-      return `listen answered HTTP ${response.statusCode} without a stream`
+      const reason = `listen answered HTTP ${response.statusCode} without a stream`
+      // A 2xx answer is the backend's considered reply, not a failure: it has no listen stream.
+      return { reason, unsupported: response.statusCode >= 200 && response.statusCode < 300 }
     }
     sink.onOpen?.()
     await readSse(response.body, (message) => {
@@ -193,7 +196,7 @@ export class HttpBackend implements Backend {
       }
       return false
     }, MAX_EVENT_CHARS)
-    return 'listen stream ended'
+    return { reason: 'listen stream ended' }
   }
 
   async close(): Promise<void> {

@@ -22,6 +22,7 @@ t.test('{} → every default', async (t) => {
     stateTtlMs: 600_000,
     namespaceSeparator: '__',
     listPageSize: 500,
+    listPollMs: 30_000,
     legacyClients: true,
     sessionTtlMs: 86_400_000,
     clientAnswerTimeoutMs: 55_000,

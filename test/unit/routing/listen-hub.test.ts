@@ -34,7 +34,7 @@ function useMockClock(t: Tap): void {
 function setup(t: Tap, backends: FakeBackend[]) {
   const set = new BackendSet(backends.map(entryOf), '__')
   const catalog = new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' }))
-  const hub = new ListenHub(set, catalog, logger)
+  const hub = new ListenHub(set, catalog, { logger })
   t.teardown(() => hub.close())
   return { set, catalog, hub }
 }
@@ -187,7 +187,7 @@ t.test('routeResources when an owner cannot be decided → left out of the ack (
   const records: JsonObject[] = []
   const capture = pino({ level: 'info' }, { write: (line: string) => records.push(JSON.parse(line)) })
   const set = new BackendSet([slow, live].map(entryOf), '__')
-  const hub = new ListenHub(set, new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })), capture)
+  const hub = new ListenHub(set, new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })), { logger: capture })
   t.teardown(() => hub.close())
   const routes = await hub.routeResources(['file:///a', 'file:///x', 'file:///y'])
   t.same(routes.map((route) => [route.uri, route.entry.backend.name]), [['file:///a', 'live']], 'owned by the live backend → kept; undecidable → left out')

@@ -48,6 +48,10 @@ t.test('replyFromBackendRpcError → passed through; -32002 rewritten; -32021/-3
       { ok: false, error: { code: -32602, message: 'Resource not found', data: { uri: 'file:///x' } }, httpStatus: 200, origin: 'backend' }],
     ['legacy -32002 with data (kept, uri added)', { code: -32002, message: 'nope', data: { hint: 'h' } }, { uri: 'file:///y' },
       { ok: false, error: { code: -32602, message: 'nope', data: { hint: 'h', uri: 'file:///y' } }, httpStatus: 200, origin: 'backend' }],
+    ['legacy -32002 for a completion ref/resource (sep-2164)', { code: -32002, message: 'gone' }, { ref: { type: 'ref/resource', uri: 'file:///t/{x}' } },
+      { ok: false, error: { code: -32602, message: 'gone', data: { uri: 'file:///t/{x}' } }, httpStatus: 200, origin: 'backend' }],
+    ['legacy -32002, no uri in params → the backend\'s data.uri kept', { code: -32002, message: 'gone', data: { uri: 'file:///z' } }, {},
+      { ok: false, error: { code: -32602, message: 'gone', data: { uri: 'file:///z' } }, httpStatus: 200, origin: 'backend' }],
   ]
   for (const [name, error, params, expected] of cases) t.same(replyFromBackendRpcError(error, params), expected, `${name} → ${JSON.stringify(expected)}`)
 })
