@@ -2,7 +2,7 @@
 // error table documents exactly these codes with the same numbers and messages.
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { ERRORS, GatewayError, ORIGIN_KEY, RPC, type ErrorCode } from '../../src/errors.ts'
+import { ERRORS, GatewayError, ORIGIN_KEY, RPC, statusFor, type ErrorCode } from '../../src/errors.ts'
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const CODES = Object.keys(ERRORS) as ErrorCode[]
@@ -84,4 +84,17 @@ t.test('GatewayError', async (t) => {
   const cause = new Error('socket hang up')
   t.equal(new GatewayError('MCP_GATEWAY_INTERNAL', undefined, { cause }).cause, cause, 'cause → kept on the chain')
   t.notOk('data' in new GatewayError('MCP_GATEWAY_INTERNAL').toJsonRpcError(), 'no data → no data member')
+})
+
+// HTTP-16: the one rule for an error's HTTP status, used by every writer of an MCP answer.
+t.test('statusFor → the catalogue status until the response is committed, then 200 (in band)', async (t) => {
+  const rows: Array<[string, { httpStatus: number }, boolean, number]> = [
+    ['internal error, nothing sent', new GatewayError('MCP_GATEWAY_INTERNAL'), false, 500],
+    ['internal error, SSE started', new GatewayError('MCP_GATEWAY_INTERNAL'), true, 200],
+    ['header mismatch, nothing sent', new GatewayError('MCP_GATEWAY_HEADER_MISMATCH'), false, 400],
+    ['unknown tool (200 anyway), SSE started', new GatewayError('MCP_GATEWAY_TOOL_UNKNOWN'), true, 200],
+    ['a backend reply with its own status (RouteReply), nothing sent', { httpStatus: 404 }, false, 404],
+    ['a backend reply with its own status (RouteReply), SSE started', { httpStatus: 404 }, true, 200],
+  ]
+  for (const [name, error, committed, status] of rows) t.equal(statusFor(error, { committed }), status, `${name} → ${status}`)
 })
