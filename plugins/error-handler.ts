@@ -1,8 +1,10 @@
-// One error handler: every error becomes a JSON-RPC-shaped reply from the catalogue, logged once.
+// One error handler: every error that reaches Fastify (a guard's refusal, the body reader's, a
+// method the endpoint does not serve, anything unexpected) is refused from the catalogue.
 import fp from 'fastify-plugin'
 import type { FastifyError } from 'fastify'
 import { GatewayError, type ErrorCode } from '../src/errors.ts'
-import { OUTCOME } from '../src/observability/metrics.ts'
+import { errorBody } from '../src/front/access.ts'
+import { refuse } from '../src/front/refusal.ts'
 
 // Fastify's own failures, by err.code (never by message).
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -24,16 +26,12 @@ function toGatewayError(err: FastifyError | GatewayError): GatewayError {
 export default fp(async function errorHandlerPlugin(app) {
   app.setErrorHandler((err: FastifyError | GatewayError, request, reply) => {
     const gatewayError = toGatewayError(err)
-    const status = gatewayError.httpStatus
-    if (status >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
-    // A refusal decided before the MCP handler ran (guard, body parser, method) is still an MCP
-    // request: one access line and one count, like every other.
-    else request.log.info({ reqId: request.id, outcome: OUTCOME.rejected, code: gatewayError.code, status }, 'mcp request')
-    request.server.metrics.observeRequest('invalid', OUTCOME.rejected, reply.elapsedTime / 1000)
-    const headers: Record<string, string> = status === 405 ? { allow: 'POST' } : {}
-    void reply.code(status).headers(headers).send({ jsonrpc: '2.0', error: gatewayError.toJsonRpcError() })
+    // A bug, not a refusal: logged once with its stack (the access line follows, as for any request).
+    if (gatewayError.httpStatus >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
+    refuse(reply, gatewayError)
   })
+  // Not an MCP request: no access line, no count.
   app.setNotFoundHandler((_request, reply) => {
-    void reply.code(404).send({ jsonrpc: '2.0', error: new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND').toJsonRpcError() })
+    void reply.code(404).send(errorBody(undefined, new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND')))
   })
 }, { name: 'error-handler' })

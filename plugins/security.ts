@@ -1,21 +1,24 @@
-// Host and Origin allow-lists on the MCP endpoint (SEC-1, SEC-2), checked before the body is read.
+// The front guards (src/front/guards.ts) in ONE onRequest hook, callback style, on every route of
+// the MCP endpoint, whatever its method and whichever file registers it: the hook is attached as
+// each route is declared (onRoute), so no request pays a URL comparison and no route can miss it.
+// Register before the routes.
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import { GatewayError } from '../src/errors.ts'
-import { isHostAllowed, isOriginAllowed } from '../src/protocol/origin.ts'
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction, onRequestHookHandler } from 'fastify'
+import { runGuards, type Guard } from '../src/front/guards.ts'
 
 export interface SecurityPluginOptions {
-  allowedHosts: readonly string[]
-  allowedOrigins: readonly string[]
   endpoint: string
+  guards: readonly Guard[]
 }
 
-export default fp<SecurityPluginOptions>(async function securityPlugin(app, options) {
-  // Callback style: no promise per request on the hot path.
-  app.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void) => {
-    if (request.routeOptions.url !== options.endpoint) return done()
-    if (!isHostAllowed(options.allowedHosts, request.headers.host)) return done(new GatewayError('MCP_GATEWAY_HTTP_HOST_FORBIDDEN'))
-    if (!isOriginAllowed(options.allowedOrigins, request.headers.origin)) return done(new GatewayError('MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN'))
-    done()
+export default fp<SecurityPluginOptions>(async function securityPlugin(app, { endpoint, guards }) {
+  function frontGuards(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+    runGuards(guards, request, done)
+  }
+  app.addHook('onRoute', (route) => {
+    if (route.url !== endpoint) return
+    const own = route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
+    // First, before the route's own hooks: nothing runs for a request the guards refuse.
+    route.onRequest = [frontGuards as onRequestHookHandler, ...own]
   })
 }, { name: 'security' })

@@ -1,8 +1,11 @@
-// The MCP endpoint: POST carries every message; GET and DELETE are for legacy sessions only (405).
+// The MCP endpoint: one handler per method, every one behind the front guards (plugins/security.ts
+// attaches them to each route declared here). POST carries every message; GET and DELETE serve
+// legacy sessions (LEGACY-5, LEGACY-9) and are 405 for anything else (HTTP-10).
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { GatewayError } from '../src/errors.ts'
 import { handleMcpPost, type McpHandlerDeps } from '../src/front/mcp-handler.ts'
 import type { LegacyFront } from '../src/front/legacy/create-legacy-front.ts'
+import type { Logger } from '../src/observability/logger.ts'
 
 export interface McpRouteOptions {
   endpoint: string
@@ -11,7 +14,15 @@ export interface McpRouteOptions {
   legacy?: Pick<LegacyFront, 'get' | 'delete'>
 }
 
-// As for POST: headers set by plugins (CORS) go onto the raw response before we take it over.
+type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
+
+// HTTP-10: refused with Allow (src/front/refusal.ts).
+function methodNotAllowed(): never {
+  throw new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED')
+}
+
+// Headers set by plugins (CORS, for an allowed browser Origin) go onto the raw response before
+// the handler takes it over; a request without Origin has none to copy.
 function takeOver(request: FastifyRequest, reply: FastifyReply): void {
   if (request.headers.origin !== undefined) {
     for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
@@ -19,35 +30,37 @@ function takeOver(request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
 }
 
-const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy }) => {
-  app.post(endpoint, async (request, reply) => {
-    // Headers set by plugins (CORS) go onto the raw response before we take it over.
-    if (request.headers.origin !== undefined) {
-      for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value)
-    }
-    reply.hijack()
-    await handleMcpPost(deps, {
+// The handler answers every request itself (a bug becomes -32603); this only catches what would
+// escape it. Created once: the promise is not handed to Fastify, which would add a then() per call.
+function createPost(deps: McpHandlerDeps, log: Logger): Handler {
+  const onEscaped = (err: unknown): void => log.error({ err }, 'unhandled error after the MCP handler')
+  return (request, reply) => {
+    takeOver(request, reply)
+    handleMcpPost(deps, {
       headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress,
-    })
-  })
-  // HTTP-10: GET and DELETE naming no legacy session are 405 with Allow: POST.
-  app.route({
-    method: ['GET', 'DELETE'],
-    url: endpoint,
-    handler: async (request, reply) => {
-      if (legacy === undefined || request.headers['mcp-session-id'] === undefined) throw new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED')
-      takeOver(request, reply)
-      const session = { headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress }
-      await (request.method === 'GET' ? legacy.get(session) : legacy.delete(session))
-    },
-  })
-  app.route({
-    method: ['PUT', 'PATCH'],
-    url: endpoint,
-    handler: async () => {
-      throw new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED')
-    },
-  })
+    }).catch(onEscaped)
+  }
+}
+
+function createSessionHandler(legacy: McpRouteOptions['legacy']): Handler {
+  return async (request, reply) => {
+    if (legacy === undefined || request.headers['mcp-session-id'] === undefined) methodNotAllowed()
+    takeOver(request, reply)
+    const session = { headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress }
+    await (request.method === 'GET' ? legacy.get(session) : legacy.delete(session))
+  }
+}
+
+const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy }) => {
+  const session = createSessionHandler(legacy)
+  const handlers: Record<'POST' | 'GET' | 'DELETE' | 'PUT' | 'PATCH', Handler> = {
+    POST: createPost(deps, app.log),
+    GET: session,
+    DELETE: session,
+    PUT: methodNotAllowed,
+    PATCH: methodNotAllowed,
+  }
+  for (const [method, handler] of Object.entries(handlers)) app.route({ method, url: endpoint, handler })
 }
 
 export default mcpRoutes

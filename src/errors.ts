@@ -153,3 +153,9 @@ export class GatewayError extends Error {
 
 // Backend-origin failure data (ERR-7): says the gateway produced the error, and why.
 export const ORIGIN_KEY = 'io.github.mcp-gateway/origin'
+
+// HTTP-16: once the response is committed (an SSE stream has started, its 200 is on the wire) an
+// error can only go in band, with that 200; before that, the error's own (catalogue) status.
+export function statusFor(error: { readonly httpStatus: number }, response: { readonly committed: boolean }): number {
+  return response.committed ? 200 : error.httpStatus
+}

@@ -2,16 +2,17 @@
 // "One request"). Knows node:http, not Fastify.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { Logger } from '../observability/logger.ts'
-import { GatewayError } from '../errors.ts'
+import { GatewayError, statusFor } from '../errors.ts'
 import { classifyMessage, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
 import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
-import { OUTCOME, methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
+import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
 import type { AdmitRequest } from '../auth/gateway-auth.ts'
 import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
+import { errorBody, recordAccess, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 
@@ -37,18 +38,7 @@ export interface McpPost {
   remoteAddress?: string
 }
 
-export interface Access {
-  rpcMethod?: string
-  rpcId?: JsonRpcId
-  backend?: string
-  tool?: string
-  outcome: Outcome
-  status: number
-}
-
-function errorBody(id: JsonRpcId | undefined, err: GatewayError): object {
-  return id === undefined ? { jsonrpc: '2.0', error: err.toJsonRpcError() } : { jsonrpc: '2.0', id, error: err.toJsonRpcError() }
-}
+export type { Access } from './access.ts'
 
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
@@ -56,10 +46,7 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9
-  deps.metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
-  if (access.backend !== undefined) deps.metrics.observeUpstream(access.backend, access.outcome)
-  post.log.info({ reqId: post.reqId, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  recordAccess(deps.metrics, post.log, post.reqId, access, Number(process.hrtime.bigint() - started) / 1e9)
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
@@ -96,13 +83,14 @@ function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Acces
   const body = post.body as { id?: unknown } | undefined
   const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : undefined
   const error = new GatewayError('MCP_GATEWAY_INTERNAL')
-  stream.finish(errorBody(id, error), stream.committed ? 200 : error.httpStatus)
-  return { rpcId: id, outcome: OUTCOME.error, status: error.httpStatus }
+  const status = statusFor(error, stream)
+  stream.finish(errorBody(id, error), status)
+  return { rpcId: id, code: error.code, outcome: OUTCOME.error, status }
 }
 
 function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
   stream.finish(errorBody(id, err), err.httpStatus, err.headers)
-  return { rpcMethod: method, rpcId: id, outcome: OUTCOME.rejected, status: err.httpStatus }
+  return { rpcMethod: method, rpcId: id, code: err.code, outcome: OUTCOME.rejected, status: err.httpStatus }
 }
 
 async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
@@ -134,7 +122,7 @@ function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Ac
     stream.finish({ jsonrpc: '2.0', id, result: reply.result })
     return access
   }
-  const status = stream.committed ? 200 : reply.httpStatus
+  const status = statusFor(reply, stream)
   stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status, stream.committed ? undefined : reply.headers)
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && access.backend !== undefined
   return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }

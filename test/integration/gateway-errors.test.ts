@@ -4,7 +4,9 @@
 import t, { type Test } from 'tap'
 import { startFixture } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { META, PROTOCOL_VERSION, base64Sentinel, buildRpc, createRawClient, type RawReply } from '../helpers/mcp-client.ts'
+import { Readable } from 'node:stream'
+import { Agent } from 'undici'
+import { META, PROTOCOL_VERSION, base64Sentinel, buildRpc, createRawClient, metricValue, type RawReply } from '../helpers/mcp-client.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const MAX_BODY_BYTES = 2_048
@@ -67,6 +69,13 @@ const envelopeCases: ErrorCase[] = [
     status: 415,
     code: -32600,
     
+  },
+  {
+    // E32: the media type is exactly application/json; a prefix match would let JSON Lines in.
+    name: 'Content-Type application/jsonl → 415',
+    send: () => raw.post(JSON.stringify(buildRpc('tools/list').body), { 'content-type': 'application/jsonl' }),
+    status: 415,
+    code: -32600,
   },
   {
     name: `body over maxBodyBytes (${MAX_BODY_BYTES}) → 413`,
@@ -213,6 +222,12 @@ t.test('no Origin header → allowed (non-browser client)', async (t) => {
   t.equal(reply.json.id, 'no-origin')
 })
 
+t.test('Content-Type application/json; charset=utf-8 → accepted and answered', async (t) => {
+  const reply = await raw.rpc('server/discover', {}, { id: 'charset', headers: { 'content-type': 'application/json; charset=utf-8' } })
+  t.equal(reply.status, 200)
+  t.equal(reply.json.id, 'charset')
+})
+
 t.test('allowed loopback Origin (http://localhost:5173) → allowed', async (t) => {
   const reply = await raw.rpc('server/discover', {}, { id: 'lo', headers: { origin: 'http://localhost:5173' } })
   t.equal(reply.status, 200)
@@ -252,23 +267,74 @@ t.test('a path other than /mcp → 404 JSON body', async (t) => {
   t.match(reply.json, { jsonrpc: '2.0', error: { code: -32600 } })
 })
 
-// Requests without Origin take the fast path below Fastify; with an allowed Origin they go through
-// Fastify. Both must answer every refusal the same way.
-t.test('same refusals with and without an allowed Origin (fast path ≡ Fastify path)', async (t) => {
-  const cases: Array<[string, (headers: Record<string, string>) => Promise<RawReply>]> = [
-    ['truncated JSON', (h) => raw.post('{"jsonrpc":', h)],
-    ['empty body', (h) => raw.post('', h)],
-    ['batch', (h) => raw.post([buildRpc('tools/list').body], h)],
-    ['body over the limit', (h) => raw.post(JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) }), h)],
-    ['missing _meta', (h) => raw.post({ jsonrpc: '2.0', id: 'm', method: 'tools/list', params: {} }, { 'mcp-method': 'tools/list', 'mcp-protocol-version': PROTOCOL_VERSION, ...h })],
-    ['unknown method', (h) => raw.rpc('no/such', {}, { id: 'u', headers: h })],
-    ['Host not allowed', (h) => raw.post(buildRpc('tools/list').body, { host: 'evil.example', ...h })],
-  ]
-  for (const [name, send] of cases) {
-    const plain = await send({})
-    const browser = await send({ origin: 'http://localhost:5173' })
-    t.equal(browser.status, plain.status, `${name}: same status (${plain.status})`)
-    t.same(browser.json?.error?.code, plain.json?.error?.code, `${name}: same JSON-RPC code`)
-    t.same(browser.json?.id, plain.json?.id, `${name}: same id`)
+// Every refusal, through the one front door: the catalogue's status and JSON-RPC code, exactly one
+// access line and exactly one count in mcp_gateway_requests_total, whether decided by a guard, the
+// body reader, the method, or the MCP handler. Each row is also sent from an allowed browser Origin:
+// same answer, plus the CORS header so that the page can read it.
+t.test('every refusal → status, JSON-RPC code, one access line, one count (with and without an allowed Origin)', async (t) => {
+  const logged = await startGateway(t, {
+    maxBodyBytes: MAX_BODY_BYTES,
+    backends: [{ name: 'alpha', transport: 'http', url: alpha.url, namespace: '' }],
+  }, { logs: true })
+  const client = createRawClient(t, logged.url)
+  const logs = logged.logs!
+  const agent = new Agent()
+  t.teardown(() => agent.destroy())
+  const listHeaders = { 'mcp-method': 'tools/list', 'mcp-protocol-version': PROTOCOL_VERSION }
+  const oversized = JSON.stringify({ pad: 'x'.repeat(MAX_BODY_BYTES) })
+  // The same oversized body without Content-Length (chunked): bounded while read, not declared.
+  const streamed = async (h: Record<string, string>): Promise<RawReply> => {
+    const response = await agent.request({
+      origin: logged.origin, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', ...h },
+      body: Readable.from([oversized.slice(0, 1_000), oversized.slice(1_000)]),
+    })
+    const text = await response.body.text()
+    return { status: response.statusCode, headers: response.headers, text, json: JSON.parse(text) }
   }
+  interface Row { name: string; send: (h: Record<string, string>) => Promise<RawReply>; status: number; code: number; method: string; origin?: false }
+  const rows: Row[] = [
+    { name: 'Host not allowed', send: (h) => client.post(buildRpc('tools/list').body, { host: 'evil.example', ...h }), status: 403, code: -32600, method: 'invalid' },
+    { name: 'Origin not allowed', send: () => client.post(buildRpc('tools/list').body, { origin: 'https://evil.example' }), status: 403, code: -32600, method: 'invalid', origin: false },
+    { name: 'Content-Type text/plain', send: (h) => client.post('{}', { 'content-type': 'text/plain', ...h }), status: 415, code: -32600, method: 'invalid' },
+    { name: 'Content-Type application/jsonl', send: (h) => client.post('{}', { 'content-type': 'application/jsonl', ...h }), status: 415, code: -32600, method: 'invalid' },
+    { name: 'no Content-Type', send: (h) => client.post('{}', { 'content-type': undefined, ...h }), status: 415, code: -32600, method: 'invalid' },
+    { name: 'declared body over the limit', send: (h) => client.post(oversized, h), status: 413, code: -32600, method: 'invalid' },
+    { name: 'streamed body over the limit', send: streamed, status: 413, code: -32600, method: 'invalid' },
+    { name: 'truncated JSON', send: (h) => client.post('{"jsonrpc":', h), status: 400, code: -32700, method: 'invalid' },
+    { name: 'empty body', send: (h) => client.post('', h), status: 400, code: -32700, method: 'invalid' },
+    { name: 'GET', send: (h) => client.send('GET', '/mcp', { headers: h }), status: 405, code: -32600, method: 'invalid' },
+    { name: 'DELETE', send: (h) => client.send('DELETE', '/mcp', { headers: h }), status: 405, code: -32600, method: 'invalid' },
+    { name: 'PUT', send: (h) => client.send('PUT', '/mcp', { headers: { 'content-type': 'application/json', ...h }, body: '{}' }), status: 405, code: -32600, method: 'invalid' },
+    { name: 'batch', send: (h) => client.post([buildRpc('tools/list').body], { ...listHeaders, ...h }), status: 400, code: -32600, method: 'invalid' },
+    { name: 'missing _meta', send: (h) => client.post({ jsonrpc: '2.0', id: 'm', method: 'tools/list', params: {} }, { ...listHeaders, ...h }), status: 400, code: -32602, method: 'tools/list' },
+    { name: 'unknown method', send: (h) => client.rpc('no/such', {}, { id: 'u', headers: h }), status: 404, code: -32601, method: 'other' },
+  ]
+  const countAll = (text: string): number => text.split('\n').filter((l) => l.startsWith('mcp_gateway_requests_total{')).reduce((sum, l) => sum + Number(l.split(' ').pop()), 0)
+  const scrape = async (): Promise<string> => (await client.send('GET', '/metrics')).text
+  let sent = 0
+  for (const row of rows) {
+    const variants: Array<[string, Record<string, string>]> = [['no Origin', {}]]
+    if (row.origin !== false) variants.push(['allowed Origin', { origin: 'http://localhost:5173' }])
+    const answers: RawReply[] = []
+    for (const [variant, headers] of variants) {
+      const label = `${row.name} (${variant})`
+      const before = await scrape()
+      const reply = await row.send(headers)
+      sent++
+      answers.push(reply)
+      t.equal(reply.status, row.status, `${label}: HTTP ${row.status}`)
+      t.match(reply.headers['content-type'], /^application\/json/, `${label}: JSON body`)
+      t.equal(reply.json?.error?.code, row.code, `${label}: JSON-RPC ${row.code}`)
+      const line = await logs.waitFor((r) => r.msg === 'mcp request')
+      t.match(line, { outcome: 'rejected', status: row.status, reqId: String }, `${label}: access line`)
+      const after = await scrape()
+      t.equal(countAll(after) - countAll(before), 1, `${label}: one count`)
+      const labels = { method: row.method, outcome: 'rejected' }
+      t.equal(metricValue(after, 'mcp_gateway_requests_total', labels) - metricValue(before, 'mcp_gateway_requests_total', labels), 1, `${label}: counted as ${row.method}/rejected`)
+      if (headers.origin !== undefined) t.equal(reply.headers['access-control-allow-origin'], headers.origin, `${label}: readable by the page (CORS)`)
+    }
+    if (answers.length === 2) t.same(answers[1].json, answers[0].json, `${row.name}: the same answer with and without Origin`)
+  }
+  t.equal(logs.seen().filter((r) => r.msg === 'mcp request').length, sent, 'one access line per request, no more')
+  t.notOk(logs.seen().some((r) => (r.level as number) >= 50), 'no refusal is logged as an error')
 })

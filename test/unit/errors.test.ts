@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import {
-  BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, ERRORS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, type ErrorCode,
+  BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, ERRORS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, statusFor, type ErrorCode,
 } from '../../src/errors.ts'
 import { BACKEND_FAILURE, type BackendFailure } from '../../src/upstream/backend.ts'
 
@@ -123,4 +123,17 @@ t.test('BACKEND_ERROR_REWRITES: codes a modern client never sees → their repla
   ]
   for (const [name, code, rewrite] of cases) t.same(BACKEND_ERROR_REWRITES.get(code), rewrite, `${name} → ${rewrite ? `${rewrite.rpcCode} with data.${rewrite.dataParam}` : 'unchanged'}`)
   for (const { rpcCode } of BACKEND_ERROR_REWRITES.values()) t.notOk(BACKEND_ERROR_REWRITES.has(rpcCode), `${rpcCode} → not itself rewritten`)
+})
+
+// HTTP-16: the one rule for an error's HTTP status, used by every writer of an MCP answer.
+t.test('statusFor → the catalogue status until the response is committed, then 200 (in band)', async (t) => {
+  const rows: Array<[string, { httpStatus: number }, boolean, number]> = [
+    ['internal error, nothing sent', new GatewayError('MCP_GATEWAY_INTERNAL'), false, 500],
+    ['internal error, SSE started', new GatewayError('MCP_GATEWAY_INTERNAL'), true, 200],
+    ['header mismatch, nothing sent', new GatewayError('MCP_GATEWAY_HEADER_MISMATCH'), false, 400],
+    ['unknown tool (200 anyway), SSE started', new GatewayError('MCP_GATEWAY_TOOL_UNKNOWN'), true, 200],
+    ['a backend reply with its own status (RouteReply), nothing sent', { httpStatus: 404 }, false, 404],
+    ['a backend reply with its own status (RouteReply), SSE started', { httpStatus: 404 }, true, 200],
+  ]
+  for (const [name, error, committed, status] of rows) t.equal(statusFor(error, { committed }), status, `${name} → ${status}`)
 })

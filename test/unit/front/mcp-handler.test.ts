@@ -39,3 +39,41 @@ t.test('router throws an unexpected error → 500 with -32603 and the id, logged
   t.equal(errors.length, 1, 'logged once')
   t.match(errors[0], /a bug/)
 })
+
+// HTTP-16 (statusFor): once a notification has opened the SSE stream, the failure can only go in
+// band: the final event carries -32603, and the access line says 200, as the wire does.
+t.test('router throws after the SSE stream started → -32603 as the last event, access line status 200', async (t) => {
+  const lines: string[] = []
+  const log = pino({ level: 'info' }, new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done() } }))
+  const router = {
+    handle: async (_valid: unknown, ctx: { onNotification: (n: object) => void }) => {
+      ctx.onNotification({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 'p1', progress: 1 } })
+      await new Promise((resolve) => setImmediate(resolve))
+      throw new TypeError('a late bug')
+    },
+  } as unknown as Router
+  const deps = { router, metrics: createMetrics(new Registry()) }
+  const server = createServer((req, res) => {
+    let text = ''
+    req.setEncoding('utf8').on('data', (c: string) => (text += c)).on('end', () => {
+      void handleMcpPost(deps, { headers: req.headers, body: JSON.parse(text), res, log, reqId: 'r2' })
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const { port } = server.address() as { port: number }
+  const res = await request(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 'x2', method: 'tools/list', params: { _meta: { ...META, progressToken: 'p1' } } }),
+  })
+  t.equal(res.statusCode, 200, 'the stream had started')
+  t.match(res.headers['content-type'], /^text\/event-stream/)
+  const events = (await res.body.text()).split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+  t.match(events[0], { method: 'notifications/progress' })
+  t.match(events.at(-1), { jsonrpc: '2.0', id: 'x2', error: { code: -32603 } }, 'the failure in band')
+  const access = lines.map((l) => JSON.parse(l)).filter((r) => r.msg === 'mcp request')
+  t.equal(access.length, 1, 'one access line')
+  t.match(access[0], { reqId: 'r2', status: 200, outcome: 'error', code: 'MCP_GATEWAY_INTERNAL' })
+})

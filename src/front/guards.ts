@@ -1,0 +1,95 @@
+// The front guards: every request to the MCP endpoint, whatever its method, passes this one ordered
+// list before its body is read (plugins/security.ts runs it in one onRequest hook). Each guard is a
+// pure function of the request's method and headers: undefined to let it through, or the
+// GatewayError to refuse it with. A guard may answer with a promise (token verification); the
+// common, synchronous case allocates none. Append new guards (authentication, rate limits) to
+// createFrontGuards: the hook does not change.
+import type { IncomingHttpHeaders } from 'node:http'
+import { GatewayError } from '../errors.ts'
+import { isHostAllowed, isOriginAllowed } from '../protocol/origin.ts'
+
+// What a guard may look at (a FastifyRequest is one; tests pass plain objects).
+export interface GuardRequest {
+  readonly method: string
+  readonly headers: IncomingHttpHeaders
+}
+
+export type GuardVerdict = GatewayError | undefined
+export type Guard = (request: GuardRequest) => GuardVerdict | PromiseLike<GuardVerdict>
+// Called once: with nothing when every guard passed, else with the refusal (or a guard's failure).
+export type GuardDone = (error?: Error) => void
+
+export interface FrontGuardOptions {
+  allowedHosts: readonly string[]
+  allowedOrigins: readonly string[]
+  maxBodyBytes: number
+}
+
+// SEC-1 (DNS rebinding): the Host header must be in the allow-list.
+export function hostGuard(allowedHosts: readonly string[]): Guard {
+  const refusal = 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN'
+  return (request) => (isHostAllowed(allowedHosts, request.headers.host) ? undefined : new GatewayError(refusal))
+}
+
+// SEC-2: a browser's Origin must be in the allow-list; no Origin (a non-browser client) passes.
+export function originGuard(allowedOrigins: readonly string[]): Guard {
+  const refusal = 'MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN'
+  return (request) => (isOriginAllowed(allowedOrigins, request.headers.origin) ? undefined : new GatewayError(refusal))
+}
+
+const JSON_MEDIA_TYPE = 'application/json'
+
+// "application/json", any case, optionally with parameters ("; charset=utf-8"); nothing else
+// ("application/jsonl", "application/json-seq", "text/plain", none at all).
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false
+  if (contentType === JSON_MEDIA_TYPE) return true
+  const semicolon = contentType.indexOf(';')
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim()
+  return type.length === JSON_MEDIA_TYPE.length && type.toLowerCase() === JSON_MEDIA_TYPE
+}
+
+// E32: a POST body is JSON; anything else is 415 before it is read. Other methods carry no body.
+export const mediaTypeGuard: Guard = (request) =>
+  request.method !== 'POST' || isJsonMediaType(request.headers['content-type']) ? undefined : new GatewayError('MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE')
+
+// 413 on the declared size, before a byte is read; a body streamed without (or under) its
+// Content-Length is bounded while read (Fastify's bodyLimit, the same maxBodyBytes).
+export function bodySizeGuard(maxBodyBytes: number): Guard {
+  return (request) => {
+    const declared = request.headers['content-length']
+    return declared !== undefined && Number(declared) > maxBodyBytes ? new GatewayError('MCP_GATEWAY_HTTP_BODY_TOO_LARGE') : undefined
+  }
+}
+
+// THE list, in the order the refusals are decided: who may talk to us at all (Host, Origin),
+// then what they send (media type, size).
+export function createFrontGuards(options: FrontGuardOptions): readonly Guard[] {
+  return Object.freeze([
+    hostGuard(options.allowedHosts),
+    originGuard(options.allowedOrigins),
+    mediaTypeGuard,
+    bodySizeGuard(options.maxBodyBytes),
+  ])
+}
+
+// Runs the guards in order and calls done exactly once. Synchronous guards are called in a plain
+// loop (no promise, no closure); an asynchronous one suspends the loop, which resumes after it.
+export function runGuards(guards: readonly Guard[], request: GuardRequest, done: GuardDone, from = 0): void {
+  for (let i = from; i < guards.length; i++) {
+    let verdict: GuardVerdict | PromiseLike<GuardVerdict>
+    try {
+      verdict = guards[i](request)
+    } catch (err) {
+      return done(err as Error)
+    }
+    if (verdict === undefined) continue
+    if (verdict instanceof GatewayError) return done(verdict)
+    verdict.then(
+      (settled) => (settled === undefined ? runGuards(guards, request, done, i + 1) : done(settled)),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
+    )
+    return
+  }
+  done()
+}

@@ -1,0 +1,22 @@
+// THE refusal of a request before the MCP handler took it (guards, body reader, method, an
+// unexpected failure in between): the catalogue's status and JSON-RPC error (no id: the body was
+// not understood), one access line and one count. Sent through Fastify, so headers already on the
+// reply (CORS for an allowed browser) go out with it.
+import type { FastifyReply } from 'fastify'
+import type { GatewayError } from '../errors.ts'
+import { OUTCOME } from '../observability/metrics.ts'
+import { errorBody, recordAccess } from './access.ts'
+
+// HTTP-10: the only method the endpoint serves today.
+export const ALLOWED_METHODS = 'POST'
+
+export function refuse(reply: FastifyReply, error: GatewayError): void {
+  const status = error.httpStatus
+  const body = JSON.stringify(errorBody(undefined, error))
+  reply.code(status).header('content-type', 'application/json; charset=utf-8')
+  if (error.code === 'MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED') reply.header('allow', ALLOWED_METHODS)
+  void reply.send(body)
+  const outcome = status >= 500 ? OUTCOME.error : OUTCOME.rejected
+  const { request } = reply
+  recordAccess(request.server.metrics, request.log, request.id, { code: error.code, outcome, status }, reply.elapsedTime / 1000)
+}
