@@ -5,24 +5,14 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { startFixture } from '../helpers/backend-process.ts'
-import { startGateway } from '../helpers/start-gateway.ts'
+import { startTwoEraGateway } from '../helpers/two-era-gateway.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
 import { LegacySessions } from '../../src/front/legacy/sessions.ts'
 import { Sealer } from '../../src/routing/seal.ts'
 import { MemoryEndedSessions } from '../../src/shared-state/ended-sessions.ts'
 import { LEGACY_VERSION, connectV1, legacyRpc, openRawSession, sessionHeaders } from '../helpers/legacy-client.ts'
 
-const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
-const LEGACY_FIXTURE = new URL('../fixtures/stdio-legacy.ts', import.meta.url).pathname
-
-const alpha = await startFixture(t, BACKEND, ['--name', 'alpha', '--extras'])
-const gateway = await startGateway(t, {
-  backends: [
-    { name: 'a', transport: 'http', url: alpha.url, namespace: 'a' },
-    { name: 'lg', transport: 'stdio', command: process.execPath, args: [LEGACY_FIXTURE], namespace: 'lg' },
-  ],
-}, { logs: true })
+const { gateway } = await startTwoEraGateway(t)
 const raw = createRawClient(t, gateway.url)
 
 function textOf(result: { content?: unknown }): string {

@@ -6,21 +6,11 @@
 import t from 'tap'
 import { Agent, request } from 'undici'
 import { LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
-import { startFixture } from '../helpers/backend-process.ts'
-import { startGateway } from '../helpers/start-gateway.ts'
+import { startTwoEraGateway } from '../helpers/two-era-gateway.ts'
 import { createRawClient, readSseEvents, type SseEvent } from '../helpers/mcp-client.ts'
 import { connectV1, legacyRpc, openRawSession, sessionHeaders } from '../helpers/legacy-client.ts'
 
-const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
-const LEGACY_FIXTURE = new URL('../fixtures/stdio-legacy.ts', import.meta.url).pathname
-
-const alpha = await startFixture(t, BACKEND, ['--name', 'alpha', '--extras'])
-const gateway = await startGateway(t, {
-  backends: [
-    { name: 'a', transport: 'http', url: alpha.url, namespace: 'a' },
-    { name: 'lg', transport: 'stdio', command: process.execPath, args: [LEGACY_FIXTURE], namespace: 'lg' },
-  ],
-}, { logs: true })
+const { alpha, gateway } = await startTwoEraGateway(t)
 const raw = createRawClient(t, gateway.url)
 const agent = new Agent()
 t.teardown(() => agent.destroy())
