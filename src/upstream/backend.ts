@@ -60,6 +60,9 @@ export interface ListenSink {
   // The backend answered the listen request but opened no stream (HTTP 2xx JSON): it cannot
   // deliver notifications this way; instead of onClose (SUB-11: not a drop to re-open at once).
   onUnsupported?(reason: string): void
+  // A notifications/message the backend sent outside any request (a legacy GET stream, a stdio
+  // line while no call is in flight). Only sinks that define it get one, whatever their filter.
+  onLog?(notification: JsonRpcNotification): void
 }
 
 export interface Backend {

@@ -158,7 +158,8 @@ export class CallRouter {
 // notifications/message carries no request id on stdio. A log is delivered only when exactly one
 // call can have caused it: modern servers must not log for a call without a logLevel (LOG-2), so
 // the single in-flight call that set one; legacy servers log session-wide, so the call must be the
-// only one in flight at all. Everything else is dropped (LOG-7).
+// only one in flight at all. Everything else is dropped (LOG-7); a log written while no call is in
+// flight goes to the listens instead (stdio-backend.ts).
 function selectLogTarget(calls: InFlightCall[], era: Era): InFlightCall | undefined {
   const candidates = era === 'modern' ? calls.filter((entry) => entry.wantsLogs) : calls
   return candidates.length === 1 && candidates[0].wantsLogs ? candidates[0] : undefined
