@@ -21,6 +21,7 @@ import { buildCapabilities } from './routing/discover.ts'
 import { createLegacyFront, type LegacyFront } from './front/legacy/create-legacy-front.ts'
 import { createFrontGuards } from './front/guards.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
+import { trackSilentConnections } from './front/silent-connections.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -93,6 +94,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // The streamed body's bound (the declared size is checked first, by a front guard).
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // Connections idle after a request; those that never sent one: trackSilentConnections below.
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
@@ -127,5 +129,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
+  // The last preClose hook: nothing runs between it and the server's close.
+  const closeSilent = trackSilentConnections(app.server)
+  app.addHook('preClose', async () => closeSilent())
   return app
 }
