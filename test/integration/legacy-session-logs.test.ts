@@ -12,6 +12,8 @@ import type { TeardownHost } from '../helpers/backend-process.ts'
 import { connectV1 } from '../helpers/legacy-client.ts'
 import { startEverythingHttp } from '../helpers/everything-http.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
+import { buildRpc, readSseEvents } from '../helpers/mcp-client.ts'
+import { Agent, request } from 'undici'
 
 const EVERYTHING = new URL('../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url).pathname
 const LEGACY_FIXTURE = new URL('../fixtures/stdio-legacy.ts', import.meta.url).pathname
@@ -24,6 +26,9 @@ const gateway = await startGateway(t, {
     { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, namespace: 'ev' },
   ],
 }, { logs: true })
+
+const agent = new Agent()
+t.teardown(() => agent.destroy())
 
 interface Log { level: string; data: unknown; logger?: string }
 
@@ -89,6 +94,22 @@ t.test('legacy stdio backend: a log after the call → each session with a level
   await logFromFixture(info.client, 'debug', 'third')
   await third
   t.same(unset.inbox.from('lg__fixture'), ['third'], 'no level → nothing before it was set (LOG-2)')
+})
+
+t.test('a modern listen stream never gets such a log (LOG-3): the list change after it comes first', async (t) => {
+  const { client, inbox } = await session(t, 'witness')
+  await client.setLoggingLevel('debug')
+  const controller = new AbortController()
+  t.teardown(() => controller.abort())
+  const { body, headers } = buildRpc('subscriptions/listen', { notifications: { toolsListChanged: true } }, { id: 'modern' })
+  const listen = await request(gateway.url, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal, dispatcher: agent })
+  const events = readSseEvents(listen.body)
+  t.equal((await events.next()).value?.message.method, 'notifications/subscriptions/acknowledged')
+  const heard = inbox.next((log) => log.data === 'not for modern')
+  await logFromFixture(client, 'emergency', 'not for modern')
+  await heard
+  await client.callTool({ name: 'lg__notify-changed', arguments: {} })
+  t.match((await events.next()).value?.message, { method: 'notifications/tools/list_changed' }, 'the next message is the list change, no log before it')
 })
 
 // server-everything over HTTP logs on its GET stream; over stdio, every 5 s while no call is in flight.
