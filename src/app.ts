@@ -27,7 +27,7 @@ import pkg from '../package.json' with { type: 'json' }
 export const MCP_ENDPOINT = '/mcp'
 export const SERVER_INFO: ServerInfo = Object.freeze({ name: 'mcp-gateway', version: pkg.version })
 
-// Never log secrets (AUTH-15, G13): credentials and mirrored parameter values are redacted.
+// Never log secrets (AUTH-15, HDR-13): credentials and mirrored parameter values are redacted.
 export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'headers.authorization']
 
 export interface BuildOptions {
@@ -98,7 +98,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
-  // E32: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
+  // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)

@@ -53,7 +53,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   const admitted = deps.auth ? await deps.auth.admit({ headers: post.headers, url: post.url, remoteAddress: post.remoteAddress }) : undefined
   if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
-  // G2 step 6: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
+  // LEGACY-1: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
   if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, admitted?.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do

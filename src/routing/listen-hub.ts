@@ -1,4 +1,4 @@
-// subscriptions/listen fan-in (G9): one upstream listen per backend for list changes, and one per
+// subscriptions/listen fan-in (SUB-3, SUB-4): one upstream listen per backend for list changes, and one per
 // (backend, URI) for resource updates, opened by the first subscriber and closed when the last one
 // leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
 // Upstream list changes also invalidate the catalog (CACHE-8). A backend that answers listen
@@ -229,7 +229,7 @@ export class ListenHub {
     upstream.refresher = undefined
   }
 
-  // G9: after a gap (the stream dropped, or a stdio child restarted) a change may have been
+  // SUB-14: after a gap (the stream dropped, or a stdio child restarted) a change may have been
   // missed: once the stream is back, say so to the clients that asked.
   #established(upstream: Upstream, filter: JsonObject): void {
     if (upstream.established) this.#catchUp(upstream, filter)

@@ -1,4 +1,4 @@
-// Resource subscriptions of the listen hub (G9): which backend serves a subscribed URI, the bound on
+// Resource subscriptions of the listen hub (SUB-3): which backend serves a subscribed URI, the bound on
 // upstream resource listens per backend, and which of a client's subscriptions delivers an update.
 import { coversUri } from '../protocol/subscriptions.ts'
 import type { BackendEntry } from './backend-set.ts'

@@ -22,8 +22,8 @@ export function replyFromBackendError(err: BackendError): RouteReply {
   return replyFromGatewayError(new GatewayError(UPSTREAM_FAILURE_CODES[err.reason], `${err.backend}: ${err.message}`, { data, cause: err }))
 }
 
-// G11: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
-// catalogue says (ERR-5, E15, ERR-8).
+// ERR-5: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
+// catalogue says (META-4 with ERR-2 for -32021, ERR-8).
 export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
   const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
   const data = isJsonObject(error.data) ? error.data : {}

@@ -1,4 +1,4 @@
-// Dispatch (G2 step 5): gateway-owned methods answer from the catalog; routed methods go to the
+// Dispatch: gateway-owned methods answer from the catalog; routed methods go to the
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
@@ -96,7 +96,7 @@ export class Router {
   // Fair scheduling of each backend's calls (README "Limits").
   readonly schedulers: BackendSchedulers
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
-  // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
+  // held call ties up a backend request (LEGACY-C5). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
 
   constructor(deps: RouterDeps) {
@@ -152,7 +152,7 @@ export class Router {
     return this.#forward(valid, forward, ctx)
   }
 
-  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9, G12).
+  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9).
   #depsFor(principal: Principal): RouterDeps & { principal: Principal } {
     return { ...this.#deps, catalog: this.#deps.catalog.forPrincipal(principal), principal }
   }
@@ -247,7 +247,7 @@ export class Router {
     return this.#complete(valid, result)
   }
 
-  // G8 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
+  // LEGACY-C5 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
   // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
   #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
     const backend = forward.entry.backend

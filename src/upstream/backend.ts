@@ -20,10 +20,10 @@ export interface UpstreamCall {
   client?: string
   // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
   headers?: Record<string, string>
-  // On whose behalf (the backend's credential may depend on it: token exchange, G12). Absent: the
+  // On whose behalf (the backend's credential may depend on it: token exchange, AUTH-8). Absent: the
   // gateway's own (probes, listen fan-in).
   principal?: Principal
-  // MRTR bridging (G8, LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
+  // MRTR bridging (LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
   // roots/list sent during this call is answered with what this resolves to. Absent → refused.
   onServerRequest?: (request: ServerRequest) => Promise<ServerAnswer>
 }
@@ -91,7 +91,7 @@ export const BACKEND_FAILURE = {
   queueFull: 'queue_full',
   queueTimeout: 'queue_timeout',
   replyBudget: 'reply_budget',
-  // The backend refused the gateway's credential, or none could be obtained for it (G11, G12).
+  // The backend refused the gateway's credential, or none could be obtained for it (AUTH-8, ERR-7).
   unauthorized: 'unauthorized',
 } as const
 export type BackendFailure = (typeof BACKEND_FAILURE)[keyof typeof BACKEND_FAILURE]

@@ -1,4 +1,4 @@
-// Listening to a 2025-11-25 HTTP backend (LEGACY-C4, G9): one `GET` SSE stream per session, shared
+// Listening to a 2025-11-25 HTTP backend (LEGACY-C4): one `GET` SSE stream per session, shared
 // by every open listen, on its own connection so it never holds one of the pool's. Unsolicited
 // list_changed / resources/updated notifications go to each sink whose filter asked for them, logs
 // to each sink that takes them (ListenSink.onLog);
@@ -107,7 +107,7 @@ export class LegacyListens {
         await response.body.dump()
         return `GET stream answered HTTP ${response.statusCode} without a stream`
       }
-      // The listen hub's catch-up after a gap keys on this (G9).
+      // The listen hub's catch-up after a gap keys on this (SUB-14).
       this.#streaming = true
       for (const sink of this.#sinks.keys()) sink.onOpen?.()
       await readSse(response.body, (message) => {

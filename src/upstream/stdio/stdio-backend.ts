@@ -205,7 +205,7 @@ class StdioBackend implements Backend {
       this.#logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
       return
     }
-    // LEGACY-12: ping is answered with {}; LEGACY-C5, G8: elicitation, sampling and roots go to the
+    // LEGACY-12: ping is answered with {}; LEGACY-C5: elicitation, sampling and roots go to the
     // call they belong to (MRTR bridging), or are refused when there is no single such call.
     const bridge = request.method === 'ping' ? undefined : this.#calls.bridgeFor()
     answerCallRequest(request as unknown as JsonObject, bridge).then((answer) => {

@@ -20,7 +20,7 @@ interface InFlightCall {
   token?: string
   originalToken?: JsonRpcId
   wantsLogs: boolean
-  // Backend requests of this call waiting for the client's answer (MRTR bridging, G8).
+  // Backend requests of this call waiting for the client's answer (MRTR bridging, LEGACY-C5).
   asking: number
   // CANCEL-8: the caller's abort and the per-call timeout, in one signal.
   deadline: CallSignal
@@ -81,7 +81,7 @@ export class CallRouter {
     return target !== undefined
   }
 
-  // G8: stdio ties a legacy child's request to no call, so it goes to the only bridge-capable call
+  // LEGACY-C5: stdio ties a legacy child's request to no call, so it goes to the only bridge-capable call
   // not already waiting for an answer, else to the only bridge-capable call at all; with several
   // candidates nothing is chosen and the request is refused (ambiguous on a shared child).
   bridgeFor(): ((request: ServerRequest) => Promise<ServerAnswer>) | undefined {
