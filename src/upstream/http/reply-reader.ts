@@ -3,7 +3,8 @@
 import { SseDecoder } from '../../protocol/sse.ts'
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.ts'
 
-export type MessageSink = (message: JsonObject) => boolean // return true to stop reading
+// Return true to stop reading; `text` is the message as the backend wrote it (the event's data).
+export type MessageSink = (message: JsonObject, text: string) => boolean
 
 export class BadReplyError extends Error {
   constructor(message: string) {
@@ -43,9 +44,9 @@ export async function readSse(body: AsyncIterable<Buffer | string>, sink: Messag
   const utf8 = new TextDecoder()
   for await (const chunk of body) {
     const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true })
-    for (const data of decoder.push(text)) if (sink(parseMessage(data))) return true
+    for (const data of decoder.push(text)) if (sink(parseMessage(data), data)) return true
   }
-  for (const data of decoder.end()) if (sink(parseMessage(data))) return true
+  for (const data of decoder.end()) if (sink(parseMessage(data), data)) return true
   return false
 }
 

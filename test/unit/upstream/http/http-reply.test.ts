@@ -85,6 +85,21 @@ t.test('readReply: bodies as undici gives them', async (t) => {
   }
 })
 
+// The text a result is spliced from (protocol/result-splice.ts): the lone message as it came.
+t.test('readReply: a result keeps its message text only when it came alone', async (t) => {
+  const lone = ` ${JSON.stringify(result('a'))}\n`
+  const cases: Array<[string, HttpReply, string | undefined]> = [
+    ['a lone JSON reply → the whole body', reply(200, 'application/json', [lone.slice(0, 9), lone.slice(9)]), lone],
+    ['NDJSON lines → none', reply(200, 'application/json', [`${JSON.stringify(progress)}\n${JSON.stringify(result('a'))}\n`]), undefined],
+    ['a JSON array → none', reply(200, 'application/json', [JSON.stringify([result('a')])]), undefined],
+    ['SSE → the final event\'s data', reply(200, 'text/event-stream', [sse(progress), sse(result('a'))]), JSON.stringify(result('a'))],
+  ]
+  for (const [name, response, text] of cases) {
+    const read = await readReply(response, { id: 'a', maxEventChars: 1_024 })
+    t.equal(read.ok ? read.text : 'not ok', text, name)
+  }
+})
+
 t.test('readReply: without onServerRequest a server request is dropped, not taken for the reply', async (t) => {
   const response = reply(200, 'application/json', [`${JSON.stringify({ ...ping, id: 'a' })}\n${JSON.stringify(result('a'))}`])
   t.match(await readReply(response, { id: 'a', maxEventChars: 1_024 }), { ok: true, result: { ok: 1 } })
@@ -141,7 +156,7 @@ t.test('with a reply budget: a JSON reply over it fails naming the backend; SSE 
   const done = await readReply(reply(200, 'text/event-stream', [...events, sse(result('s'))]), {
     id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n),
   })
-  t.same(done, { ok: true, result: { ok: 1 } }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
+  t.same(done, { ok: true, result: { ok: 1 }, text: JSON.stringify(result('s')) }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
   t.equal(notified.length, 50)
   t.equal(budget.inFlight, 0, 'released at the end')
 })
