@@ -24,19 +24,20 @@ function parseMessage(text: string): JsonObject {
   return value
 }
 
-// Whole-body JSON; falls back to one message per line (NDJSON under application/json).
+// Whole-body JSON; falls back to one message per line (NDJSON under application/json). JSON.parse
+// takes the surrounding whitespace itself: the text is trimmed only when it fails.
 export function parseJsonBody(text: string): JsonObject[] {
-  const trimmed = text.trim()
-  if (trimmed === '') return []
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(trimmed)
-    if (isJsonObject(value)) return [value]
-    if (Array.isArray(value)) return value.filter(isJsonObject)
-    throw new BadReplyError('backend sent a JSON value that is not an object')
-  } catch (err) {
-    if (err instanceof BadReplyError) throw err
+    value = JSON.parse(text)
+  } catch {
+    const trimmed = text.trim()
+    if (trimmed === '') return []
     return trimmed.split(/\r?\n/).filter((line) => line.trim() !== '').map(parseMessage)
   }
+  if (isJsonObject(value)) return [value]
+  if (Array.isArray(value)) return value.filter(isJsonObject)
+  throw new BadReplyError('backend sent a JSON value that is not an object')
 }
 
 export async function readSse(body: AsyncIterable<Buffer | string>, sink: MessageSink, maxEventChars: number): Promise<boolean> {
