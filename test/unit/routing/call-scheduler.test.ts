@@ -34,6 +34,12 @@ function setup(options: Partial<CallSchedulerOptions> = {}): { scheduler: CallSc
   return { scheduler, probe: { started, finish, submit } }
 }
 
+// setTimeout and Date.now move together (the scheduler compares deadlines with Date.now()).
+function mockClock(t: { teardown(fn: () => void): void }): void {
+  mock.timers.enable({ apis: ['setTimeout', 'Date'] })
+  t.teardown(() => mock.timers.reset())
+}
+
 async function reasonOf(call: Promise<unknown>): Promise<string> {
   try {
     await call
@@ -82,8 +88,7 @@ t.test('queue full → the longest queue sheds its newest call; a client with th
 })
 
 t.test('queue timeout (mocked timers) → queue_timeout; the running call is not affected', async (t) => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] })
-  t.teardown(() => mock.timers.reset())
+  mockClock(t)
   const { scheduler, probe } = setup({ queueTimeoutMs: 1_000 })
   const running = probe.submit('A', 'a1')
   const waiting = probe.submit('B', 'b1')
@@ -99,8 +104,7 @@ t.test('queue timeout (mocked timers) → queue_timeout; the running call is not
 
 // One timer serves every waiter: each times out at its own deadline, one served in time does not.
 t.test('queue timeouts of waiters that entered at different times → each at its own deadline', async (t) => {
-  mock.timers.enable({ apis: ['setTimeout', 'Date'] })
-  t.teardown(() => mock.timers.reset())
+  mockClock(t)
   const { scheduler, probe } = setup({ queueTimeoutMs: 1_000, slots: 1, perClient: 1 })
   void probe.submit('A', 'a1')
   const first = probe.submit('B', 'b1')
