@@ -101,7 +101,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const onClose = (): void => {
     if (!post.res.writableFinished) controller.abort() // CANCEL-1, CANCEL-11
   }
-  post.res.once('close', onClose)
+  post.res.on('close', onClose)
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   const ctx: CallContext = {
     principal,

@@ -99,6 +99,7 @@ export class Router {
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
   // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
+  #anonymous: (RouterDeps & { principal: Principal }) | undefined
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
@@ -154,7 +155,13 @@ export class Router {
   }
 
   // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9, G12).
+  // The anonymous caller's is built once.
   #depsFor(principal: Principal): RouterDeps & { principal: Principal } {
+    if (principal === NOBODY) return (this.#anonymous ??= this.#viewFor(NOBODY))
+    return this.#viewFor(principal)
+  }
+
+  #viewFor(principal: Principal): RouterDeps & { principal: Principal } {
     return { ...this.#deps, catalog: this.#deps.catalog.forPrincipal(principal), principal }
   }
 
