@@ -8,25 +8,12 @@
 //   - `result` is an object whose members are those of the parsed result (no duplicate keys);
 //   - no key of those two levels is written with an escape;
 //   - the result is not `input_required` (it is sealed, MRTR-1).
-// The backend's text is bounded by maxReplyBytes before it gets here.
+// The backend's text is bounded by maxReplyBytes before it gets here. The text is walked once,
+// strings skipped with indexOf; nothing is copied but the runs of members kept.
 import type { JsonObject } from './jsonrpc.ts'
 import { isJsonObject } from './jsonrpc.ts'
 import { META } from './meta.ts'
 import { readCacheHints, RESULT_TYPE, type ServerInfo } from './result.ts'
-
-export interface SpliceOptions {
-  serverInfo: ServerInfo
-  // Cacheable methods carry both cache hints (CACHE-1).
-  cacheable: boolean
-}
-
-interface Member {
-  key: string
-  // [start, end) of `"key": value` in the text, and where the value starts.
-  start: number
-  valueStart: number
-  end: number
-}
 
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
@@ -36,8 +23,8 @@ const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 const COMMA = 0x2c
 const COLON = 0x3a
-const ENVELOPE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'result'])
-const OWNED_KEYS: ReadonlySet<string> = new Set(['resultType', '_meta', 'ttlMs', 'cacheScope'])
+const OWNED = ['resultType', '_meta']
+const OWNED_IF_CACHEABLE = ['ttlMs', 'cacheScope']
 
 // JSON whitespace only (String.prototype.trim also strips a BOM and other spaces JSON refuses).
 function skipSpace(text: string, at: number): number {
@@ -59,6 +46,16 @@ function skipString(text: string, at: number): number {
     while (text.charCodeAt(i - 1 - slashes) === BACKSLASH) slashes++
     if (slashes % 2 === 0) return i + 1
   }
+}
+
+// A key (at its opening quote) written without escapes: the index after its closing quote, or -1.
+function skipKey(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === QUOTE) return i + 1
+    if (c === BACKSLASH) return -1
+  }
+  return -1
 }
 
 function skipNested(text: string, at: number): number {
@@ -90,73 +87,116 @@ function skipValue(text: string, at: number): number {
   return i === at || i === text.length ? -1 : i
 }
 
-// The members of the object starting at `at` ('{'), and the index after its '}'; undefined when
-// the text is not such an object or a key is escaped.
-function readMembers(text: string, at: number): { members: Member[]; end: number } | undefined {
-  if (text.charCodeAt(at) !== OPEN_BRACE) return undefined
-  const members: Member[] = []
+function keyIs(text: string, keyStart: number, keyEnd: number, name: string): boolean {
+  return keyEnd - keyStart === name.length + 2 && text.startsWith(name, keyStart + 1)
+}
+
+function keyIn(text: string, keyStart: number, keyEnd: number, names: readonly string[]): boolean {
+  for (const name of names) if (keyIs(text, keyStart, keyEnd, name)) return true
+  return false
+}
+
+// Visits the members of the object starting at `at` ('{'): `member(keyStart, keyEnd, valueStart)`
+// for each, which returns the index after the value (or -1 to stop). Returns the index after the
+// object's '}', or -1 when it is not such an object or a key is escaped.
+type MemberVisitor = (keyStart: number, keyEnd: number, valueStart: number) => number
+
+function eachMember(text: string, at: number, member: MemberVisitor): number {
+  if (text.charCodeAt(at) !== OPEN_BRACE) return -1
   let i = skipSpace(text, at + 1)
-  if (text.charCodeAt(i) === CLOSE_BRACE) return { members, end: i + 1 }
+  if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1
   for (;;) {
-    if (text.charCodeAt(i) !== QUOTE) return undefined
-    const keyEnd = skipString(text, i)
-    if (keyEnd === -1) return undefined
-    const key = text.slice(i + 1, keyEnd - 1)
-    if (key.includes('\\')) return undefined
+    if (text.charCodeAt(i) !== QUOTE) return -1
+    const keyEnd = skipKey(text, i)
+    if (keyEnd === -1) return -1
     const colon = skipSpace(text, keyEnd)
-    if (text.charCodeAt(colon) !== COLON) return undefined
-    const valueStart = skipSpace(text, colon + 1)
-    const end = skipValue(text, valueStart)
-    if (end === -1) return undefined
-    members.push({ key, start: i, valueStart, end })
+    if (text.charCodeAt(colon) !== COLON) return -1
+    const end = member(i, keyEnd, skipSpace(text, colon + 1))
+    if (end === -1) return -1
     i = skipSpace(text, end)
     const c = text.charCodeAt(i)
-    if (c === CLOSE_BRACE) return { members, end: i + 1 }
-    if (c !== COMMA) return undefined
+    if (c === CLOSE_BRACE) return i + 1
+    if (c !== COMMA) return -1
     i = skipSpace(text, i + 1)
   }
 }
 
-// The `result` member's value span, when the text is exactly a response envelope.
-function findResult(text: string): { start: number; end: number } | undefined {
-  const envelope = readMembers(text, skipSpace(text, 0))
-  if (!envelope || skipSpace(text, envelope.end) !== text.length) return undefined
-  const seen = new Set<string>()
-  let result: Member | undefined
-  for (const member of envelope.members) {
-    if (!ENVELOPE_KEYS.has(member.key) || seen.has(member.key)) return undefined
-    seen.add(member.key)
-    if (member.key === 'result') result = member
-  }
-  return result && { start: result.valueStart, end: result.end }
+// The envelope's members, one bit each (each may come once); 0 for any other key.
+const RESULT_BIT = 4
+function envelopeBit(text: string, keyStart: number, keyEnd: number): number {
+  if (keyIs(text, keyStart, keyEnd, 'result')) return RESULT_BIT
+  if (keyIs(text, keyStart, keyEnd, 'id')) return 2
+  return keyIs(text, keyStart, keyEnd, 'jsonrpc') ? 1 : 0
 }
 
-// The members the gateway owns, written as stampResult and stampCacheHints would.
-function ownedMembers(result: JsonObject, options: SpliceOptions): string[] {
-  const resultType = typeof result.resultType === 'string' ? result.resultType : RESULT_TYPE.complete
-  const meta = isJsonObject(result._meta) ? result._meta : undefined
-  const owned = [`"resultType":${JSON.stringify(resultType)}`, `"_meta":${JSON.stringify({ ...meta, [META.serverInfo]: options.serverInfo })}`]
-  if (options.cacheable) {
+// Walks the envelope once; the result object is walked by `result` (at its '{'), which returns the
+// index after it. False unless the text is exactly a response envelope with a result.
+function walkEnvelope(text: string, result: (valueStart: number) => number): boolean {
+  let seen = 0
+  const end = eachMember(text, skipSpace(text, 0), (keyStart, keyEnd, valueStart) => {
+    const bit = envelopeBit(text, keyStart, keyEnd)
+    if (bit === 0 || (seen & bit) !== 0) return -1
+    seen |= bit
+    return bit === RESULT_BIT ? result(valueStart) : skipValue(text, valueStart)
+  })
+  return end !== -1 && skipSpace(text, end) === text.length && (seen & RESULT_BIT) !== 0
+}
+
+function countKeys(result: JsonObject): number {
+  let count = 0
+  for (const key in result) if (Object.hasOwn(result, key)) count++
+  return count
+}
+
+// Result stamping by splicing, for one gateway identity (serverInfo).
+export class ResultSplicer {
+  readonly #serverInfo: ServerInfo
+  // `"_meta":{…serverInfo}` for a result without _meta of its own, built once.
+  readonly #metaOnly: string
+
+  constructor(serverInfo: ServerInfo) {
+    this.#serverInfo = serverInfo
+    this.#metaOnly = `"_meta":${JSON.stringify({ [META.serverInfo]: serverInfo })}`
+  }
+
+  // The stamped result's JSON text, or undefined: take the slow path. `result` is the parsed
+  // result of the same text; cacheable results carry both cache hints (CACHE-1).
+  splice(text: string, result: JsonObject, cacheable: boolean): string | undefined {
+    if (result.resultType === RESULT_TYPE.inputRequired) return undefined
+    // The backend's members, less those the gateway owns, as runs of text between them.
+    let kept = ''
+    let runStart = -1
+    let runEnd = -1
+    let members = 0
+    const flush = (): void => {
+      if (runStart !== -1) kept += (kept === '' ? '' : ',') + text.slice(runStart, runEnd)
+      runStart = -1
+    }
+    const walkResult = (at: number): number => eachMember(text, at, (keyStart, keyEnd, valueStart) => {
+      const valueEnd = skipValue(text, valueStart)
+      members++
+      if (keyIn(text, keyStart, keyEnd, OWNED) || (cacheable && keyIn(text, keyStart, keyEnd, OWNED_IF_CACHEABLE))) flush()
+      else {
+        if (runStart === -1) runStart = keyStart
+        runEnd = valueEnd
+      }
+      return valueEnd
+    })
+    // Duplicate keys: JSON.parse kept one of them, the text would pass on both.
+    if (!walkEnvelope(text, walkResult) || members !== countKeys(result)) return undefined
+    flush()
+    return `{${kept}${kept === '' ? '' : ','}${this.#owned(result, cacheable)}}`
+  }
+
+  // The members the gateway owns, written as stampResult and stampCacheHints would.
+  #owned(result: JsonObject, cacheable: boolean): string {
+    const resultType = typeof result.resultType === 'string' ? result.resultType : RESULT_TYPE.complete
+    const meta = isJsonObject(result._meta) ? `"_meta":${JSON.stringify({ ...result._meta, [META.serverInfo]: this.#serverInfo })}` : this.#metaOnly
+    const type = resultType === RESULT_TYPE.complete ? '"resultType":"complete"' : `"resultType":${JSON.stringify(resultType)}`
+    if (!cacheable) return `${type},${meta}`
     const hints = readCacheHints(result)
-    owned.push(`"ttlMs":${hints.ttlMs}`, `"cacheScope":${JSON.stringify(hints.cacheScope)}`)
+    return `${type},${meta},"ttlMs":${hints.ttlMs},"cacheScope":${JSON.stringify(hints.cacheScope)}`
   }
-  return owned
-}
-
-// The stamped result's JSON text, or undefined: take the slow path. `result` is the parsed result
-// of the same text.
-export function spliceResult(text: string, result: JsonObject, options: SpliceOptions): string | undefined {
-  if (result.resultType === RESULT_TYPE.inputRequired) return undefined
-  const span = findResult(text)
-  if (!span) return undefined
-  const inner = readMembers(text, span.start)
-  if (!inner || inner.end !== span.end) return undefined
-  // Duplicate keys: JSON.parse kept one of them, the text would pass on both.
-  if (inner.members.length !== Object.keys(result).length) return undefined
-  const parts: string[] = []
-  for (const member of inner.members) if (!OWNED_KEYS.has(member.key)) parts.push(text.slice(member.start, member.end))
-  parts.push(...ownedMembers(result, options))
-  return `{${parts.join(',')}}`
 }
 
 // The response message around a spliced result, under the client's own id (RPC-4).

@@ -6,7 +6,7 @@ import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, splicedReply, type RouteReply } from './route-replies.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
-import { spliceResult } from '../protocol/result-splice.ts'
+import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
@@ -100,10 +100,12 @@ export class Router {
   // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
   #anonymous: (RouterDeps & { principal: Principal }) | undefined
+  readonly #splicer: ResultSplicer
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
+    this.#splicer = new ResultSplicer(deps.serverInfo)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
     this.schedulers = new BackendSchedulers(deps.backends.entries, deps.limits)
   }
@@ -294,7 +296,7 @@ export class Router {
       const stamped = stampResult(result, serverInfo)
       return cacheable ? stampCacheHints(stamped) : stamped
     }
-    const json = text === undefined ? undefined : spliceResult(text, result, { serverInfo, cacheable })
+    const json = text === undefined ? undefined : this.#splicer.splice(text, result, cacheable)
     return json === undefined ? { ok: true, result: stamp() } : splicedReply(json, stamp)
   }
 }

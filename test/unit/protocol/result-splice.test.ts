@@ -2,12 +2,15 @@
 // slow path (stampResult + stampCacheHints) would have written, keep the backend's bytes of
 // everything else, and anything unusual must answer undefined (the slow path).
 import t from 'tap'
-import { resultMessageText, spliceResult } from '../../../src/protocol/result-splice.ts'
+import { ResultSplicer, resultMessageText } from '../../../src/protocol/result-splice.ts'
 import { stampCacheHints, stampResult } from '../../../src/protocol/result.ts'
 
 const SERVER_INFO = { name: 'mcp-gateway', version: '0.1.0' }
-const OPTIONS = { serverInfo: SERVER_INFO, cacheable: false }
-const CACHEABLE = { serverInfo: SERVER_INFO, cacheable: true }
+const OPTIONS = { cacheable: false }
+const CACHEABLE = { cacheable: true }
+const splicer = new ResultSplicer(SERVER_INFO)
+const spliceResult = (text: string, result: Record<string, unknown>, options: { cacheable: boolean }): string | undefined =>
+  splicer.splice(text, result, options.cacheable)
 
 type Result = Record<string, unknown>
 
