@@ -76,9 +76,17 @@ function readText(body: ReplyBody, meter: ReplyMeter | undefined): Promise<strin
       }
       chunks.push(buffer)
     }
+    let ended = false
     body.on('data', onData)
-    body.once('end', () => resolve(decode(chunks)))
+    body.once('end', () => {
+      ended = true
+      resolve(decode(chunks))
+    })
     body.once('error', reject)
+    // Destroyed without an error: what async iteration reports as a premature close.
+    body.once('close', () => {
+      if (!ended) reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+    })
   })
 }
 
@@ -86,7 +94,7 @@ function readText(body: ReplyBody, meter: ReplyMeter | undefined): Promise<strin
 interface EventBody {
   on(event: 'data', listener: (chunk: Buffer | string) => void): unknown
   off(event: 'data', listener: (chunk: Buffer | string) => void): unknown
-  once(event: 'end' | 'error', listener: (err?: unknown) => void): unknown
+  once(event: 'end' | 'error' | 'close', listener: (err?: unknown) => void): unknown
   destroy(err?: Error): unknown
 }
 

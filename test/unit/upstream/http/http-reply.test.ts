@@ -1,6 +1,7 @@
 // The one HTTP reply reader, modern and legacy (HTTP-7, SSE-1, SSE-3, LEGACY-C5): bodies as undici
 // gives them (async iterables of Buffers), and one real local server through an undici Pool.
 import { once } from 'node:events'
+import { Readable } from 'node:stream'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
@@ -98,6 +99,27 @@ t.test('readReply: a result keeps its message text only when it came alone', asy
     const read = await readReply(response, { id: 'a', maxEventChars: 1_024 })
     t.equal(read.ok ? read.text : 'not ok', text, name)
   }
+})
+
+// A stream body (undici's is a Readable) is read by its events, not by async iteration.
+t.test('readReply: a stream body → read by its events; destroyed early or over the budget → fails, never hangs', async (t) => {
+  const text = JSON.stringify(result('a'))
+  const whole = Readable.from([Buffer.from(text.slice(0, 7)), Buffer.from(text.slice(7))], { objectMode: false })
+  t.match(await readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: whole }, { id: 'a', maxEventChars: 1_024 }),
+    { ok: true, result: { ok: 1 }, text }, 'two chunks → the result, with its text')
+  const cut = new Readable({ read() {} })
+  cut.push(Buffer.from(text.slice(0, 5)))
+  setImmediate(() => cut.destroy())
+  await t.rejects(readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: cut }, { id: 'a', maxEventChars: 1_024 }),
+    { code: 'ERR_STREAM_PREMATURE_CLOSE' }, 'destroyed without an error → premature close')
+  const budget = new ReplyBudget(4_096)
+  const big = new Readable({ read() {} })
+  big.push(Buffer.alloc(3_000, 0x20))
+  big.push(Buffer.alloc(3_000, 0x20))
+  const failed = readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: big }, { id: 'a', maxEventChars: 1_024, meter: budget.meter('big') })
+  await t.rejects(failed, { name: 'BackendError', reason: 'reply_budget' }, 'over the budget → reply_budget')
+  t.ok(big.destroyed, 'the body is destroyed')
+  t.equal(budget.inFlight, 0, 'nothing left held')
 })
 
 t.test('readReply: without onServerRequest a server request is dropped, not taken for the reply', async (t) => {
