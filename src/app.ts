@@ -22,6 +22,7 @@ import { createLegacyFront, type LegacyFront } from './front/legacy/create-legac
 import { createFrontGuards } from './front/guards.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { trackSilentConnections } from './front/silent-connections.ts'
+import { LogBatch } from './observability/log-batch.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -35,16 +36,19 @@ export interface BuildOptions {
   logger?: boolean | object
 }
 
-// Logs go to stdout asynchronously and in batches: lines accumulate until LOG_BATCH_BYTES are
-// buffered or LOG_FLUSH_MS have passed, so the access line per request costs no write of its own
-// (one write per line cost about 6 % of the gateway's CPU per call). Flushed synchronously on exit
-// (server.ts, and pino's own exit handler, which also covers an uncaught exception).
-const LOG_BATCH_BYTES = 8 * 1024
+// Logs go to stdout asynchronously and in batches: lines accumulate (src/observability/log-batch.ts)
+// until LOG_BATCH_CHARS are waiting or LOG_FLUSH_MS have passed, so the access line per request
+// costs no write of its own (one write per line cost about 6 % of the gateway's CPU per call).
+// Flushed synchronously on exit (server.ts, and an exit handler, which also covers an uncaught
+// exception; removed when the app closes).
+const LOG_BATCH_CHARS = 8 * 1024
 const LOG_FLUSH_MS = 100
-function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void } {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })
-  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS }, destination)
-  return { loggerInstance: logger, flush: () => destination.flushSync() }
+function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void; release: () => void } {
+  const batch = new LogBatch(pino.destination({ dest: 1, sync: false }), { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS })
+  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS }, batch)
+  const flush = (): void => batch.flushSync()
+  process.on('exit', flush)
+  return { loggerInstance: logger, flush, release: () => void process.off('exit', flush) }
 }
 
 declare module 'fastify' {
@@ -98,6 +102,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
+  if (own) app.addHook('onClose', async () => own.release())
   // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()

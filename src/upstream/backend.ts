@@ -35,9 +35,11 @@ export interface ServerRequest {
 }
 export type ServerAnswer = { result: JsonObject } | { error: JsonRpcErrorObject }
 
-// What a backend answered: a result object or a JSON-RPC error it returned (passed through).
+// What a backend answered: a result object or a JSON-RPC error it returned (passed through). An
+// HTTP backend's result also keeps the reply message's text as it came (already parsed into
+// `result`), so that the result can be passed on by splicing (protocol/result-splice.ts).
 export type UpstreamReply =
-  | { ok: true; result: JsonObject }
+  | { ok: true; result: JsonObject; text?: string }
   | { ok: false; error: JsonRpcErrorObject }
 
 export interface BackendStatus {

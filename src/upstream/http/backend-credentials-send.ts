@@ -36,7 +36,12 @@ export async function obtainCredential(backend: string, credentials: CredentialS
   }
 }
 
-export async function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
+// Without a credential source there is nothing to attach or refresh: the request goes as it is.
+export function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
+  return options.credentials === undefined ? options.send(undefined) : sendWithCredential(options)
+}
+
+async function sendWithCredential(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
   const principal = options.principal ?? ANONYMOUS
   const credentials = options.principal === undefined && options.credentials?.perCaller ? undefined : options.credentials
   let authorization = await obtainCredential(options.backend, credentials, principal)
