@@ -62,6 +62,7 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
     serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
     closers: new Set(),
+    gauge: app.metrics.sseStreams.listen,
   }
   app.addHook('preClose', async () => {
     for (const close of deps.closers) close()
@@ -101,7 +102,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
   await app.register(errorHandlerPlugin)
-  await app.register(metricsPlugin)
+  await app.register(metricsPlugin, { config, version: pkg.version })
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })

@@ -42,7 +42,7 @@ export type { Access } from './access.ts'
 
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
-  const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
+  const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response)
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
@@ -120,7 +120,8 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
 function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Access): Access {
   if (reply.ok) {
     stream.finish({ jsonrpc: '2.0', id, result: reply.result })
-    return access
+    // The tool ran and reported a failure: not an ok call.
+    return reply.result.isError === true ? { ...access, outcome: OUTCOME.toolError } : access
   }
   const status = statusFor(reply, stream)
   stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status, stream.committed ? undefined : reply.headers)

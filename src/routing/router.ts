@@ -26,6 +26,8 @@ import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
+import { isInputRequired, toolCallOutcome } from './call-outcome.ts'
+import type { ToolOutcome } from '../observability/tool-metrics.ts'
 
 export interface RouterDeps {
   backends: BackendSet
@@ -46,6 +48,9 @@ export interface RouterDeps {
   countRefusal?: (limit: LimitName, backend: string) => void
   // Per-client concurrency, queue length and wait of the calls to each backend.
   limits: CallLimits
+  // mcp_gateway_tool_call_duration_seconds (resolved tools only) and mcp_gateway_mrtr_rounds_total.
+  observeToolCall?: (backend: string, tool: string, outcome: ToolOutcome, seconds: number) => void
+  countMrtrRound?: () => void
 }
 
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
@@ -73,6 +78,8 @@ export interface CallContext {
   // Set by the router for the access log and metrics.
   backend?: string
   tool?: string
+  // The tool's name at its backend, once the catalogue resolved it (a bounded metric label).
+  upstreamTool?: string
 }
 
 interface Forward {
@@ -119,6 +126,16 @@ export class Router {
   }
 
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
+    const started = process.hrtime.bigint()
+    const reply = await this.#handle(valid, ctx)
+    if (isInputRequired(reply)) this.#deps.countMrtrRound?.()
+    if (ctx.upstreamTool !== undefined && ctx.backend !== undefined) {
+      this.#deps.observeToolCall?.(ctx.backend, ctx.upstreamTool, toolCallOutcome(reply, ctx.signal), Number(process.hrtime.bigint() - started) / 1e9)
+    }
+    return reply
+  }
+
+  async #handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     try {
       return await this.#dispatch(valid, ctx)
     } catch (err) {
@@ -174,6 +191,7 @@ export class Router {
         ctx.tool = name
         this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
         const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
+        if (isTool) ctx.upstreamTool = target.name
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
         return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
       }

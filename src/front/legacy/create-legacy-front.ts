@@ -59,6 +59,7 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     streams,
     capabilities: options.capabilities,
     serverInfo: options.serverInfo,
+    sessionSeen: (id) => options.metrics.sessions.seen(id),
   }
   const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth }
   return {

@@ -125,7 +125,7 @@ function write(valid: ValidRequest, stream: LegacyStream, ctx: CallContext, ende
   const reply = ended.reply
   if (reply.ok) {
     stream.finish({ jsonrpc: '2.0', id, result: toLegacyResult(reply.result) })
-    return access
+    return reply.result.isError === true ? { ...access, outcome: OUTCOME.toolError } : access
   }
   stream.finish({ jsonrpc: '2.0', id, error: toLegacyError(method, reply.error) })
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && ctx.backend !== undefined

@@ -50,7 +50,7 @@ export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRe
   const session = await admitStream(deps, get)
   if (session instanceof GatewayError) return refuse(deps, get, session, started)
   const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
-  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
+  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams.legacy_get), get.res, onOpen)
   account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
 }
 
@@ -71,14 +71,15 @@ export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHtt
   const session = await openSession(deps, del)
   if (session instanceof GatewayError) return refuse(deps, del, session, started)
   await deps.sessions.end(session)
+  deps.metrics.sessions.ended(session.id)
   await deps.registry.forget(session.id)
   deps.streams.end(session.id)
-  new ReplyStream(del.res, deps.metrics.sseStreams).finishEmpty(204)
+  new ReplyStream(del.res, deps.metrics.sseStreams.response).finishEmpty(204)
   account(deps, del, { outcome: OUTCOME.ok, status: 204 }, started)
 }
 
 function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: bigint): void {
-  new ReplyStream(req.res, deps.metrics.sseStreams).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
+  new ReplyStream(req.res, deps.metrics.sseStreams.response).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
   account(deps, req, { outcome: OUTCOME.rejected, status: err.httpStatus, code: err.code }, started)
 }
 

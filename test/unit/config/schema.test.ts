@@ -30,6 +30,8 @@ t.test('{} → every default', async (t) => {
     backends: [],
     policy: [],
     trustProxy: false,
+    toolLabelLimit: 500,
+    drainDelayMs: 5_000,
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })

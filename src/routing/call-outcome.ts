@@ -1,0 +1,17 @@
+// What a routed call came to, for mcp_gateway_tool_call_duration_seconds: a result that says
+// `isError: true` is a tool error, not ok; an error the gateway produced is an upstream failure
+// (or a cancellation when the client left); a backend's own JSON-RPC error is an error.
+import { RESULT_TYPE } from '../protocol/result.ts'
+import { TOOL_OUTCOME, type ToolOutcome } from '../observability/tool-metrics.ts'
+import type { RouteReply } from './route-replies.ts'
+
+export function toolCallOutcome(reply: RouteReply, signal: AbortSignal): ToolOutcome {
+  if (signal.aborted) return TOOL_OUTCOME.cancelled
+  if (!reply.ok) return reply.origin === 'gateway' ? TOOL_OUTCOME.upstreamFailure : TOOL_OUTCOME.error
+  if (reply.result.resultType === RESULT_TYPE.inputRequired) return TOOL_OUTCOME.inputRequired
+  return reply.result.isError === true ? TOOL_OUTCOME.toolError : TOOL_OUTCOME.ok
+}
+
+export function isInputRequired(reply: RouteReply): boolean {
+  return reply.ok && reply.result.resultType === RESULT_TYPE.inputRequired
+}
