@@ -26,6 +26,8 @@ declare module 'fastify' {
       hub: ListenHub
       // Settles when every backend's first probe has (up or down).
       probed(): Promise<void>
+      // The backends whose first probe has settled (readiness).
+      firstProbed: ReadonlySet<string>
     }
   }
 }
@@ -72,9 +74,11 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     countMrtrRound: () => app.metrics.tools.countMrtrRound(),
   })
   let probing: Promise<void> | undefined
-  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
+  const firstProbed = new Set<string>()
+  const probeOne = (backend: (typeof entries)[number]['backend']): Promise<void> => backend.start().then(() => void firstProbed.add(backend.name))
+  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => probeOne(e.backend))).then(() => undefined))
   const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listPollMs })
-  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed, firstProbed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A

@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config/types.ts'
 import { isOriginAllowed } from './protocol/origin.ts'
 import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
+import lifecyclePlugin from '../plugins/lifecycle.ts'
 import backendsPlugin from '../plugins/backends.ts'
 import authPlugin from '../plugins/auth.ts'
 import wellKnownRoutes from '../routes/well-known.ts'
@@ -103,6 +104,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin, { config, version: pkg.version })
+  await app.register(lifecyclePlugin)
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })
@@ -124,7 +126,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
   const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
-  await app.register(healthRoutes)
+  await app.register(healthRoutes, { minBackendsUp: config.minBackendsUp })
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
