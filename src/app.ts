@@ -124,7 +124,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
   const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   await app.register(healthRoutes, { minBackendsUp: config.minBackendsUp })
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).

@@ -1,6 +1,7 @@
-// Entry point: load config → build → listen; SIGTERM/SIGINT → graceful drain. The only process.exit.
+// Entry point: load config → build → listen; SIGTERM/SIGINT → drain in phases. The only process.exit.
 import { build } from './app.ts'
 import { ConfigError, loadConfig } from './config/loader.ts'
+import { drain } from './lifecycle/drain.ts'
 
 async function main(): Promise<void> {
   let config
@@ -17,21 +18,12 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
     const exit = (code: number): never => {
       app.flushLogs()
       process.exit(code)
     }
-    const deadline = setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
-      exit(1)
-    }, config.shutdownTimeoutMs)
-    deadline.unref()
-    // Keep-alive connections that go idle once their in-flight request finishes are closed too,
-    // or a client holding one open would stall the drain until the deadline.
-    const idleCloser = setInterval(() => app.server.closeIdleConnections(), 100)
-    idleCloser.unref()
-    app.close().then(() => exit(0), (err: unknown) => {
+    // In phases: readiness off, stop accepting, finish or cut in-flight requests (src/lifecycle/drain.ts).
+    drain(app, { signal, drainDelayMs: config.drainDelayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }).then(exit, (err: unknown) => {
       app.log.error({ err }, 'error during shutdown')
       exit(1)
     })

@@ -15,6 +15,7 @@ import { isLegacyPost } from '../protocol/legacy/era.ts'
 import { errorBody, recordAccess, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
+import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -25,6 +26,8 @@ export interface McpHandlerDeps {
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
+  // Requests being answered, cut with an error event at the shutdown deadline (src/lifecycle/drain.ts).
+  inFlight?: InFlight
 }
 
 export interface McpPost {
@@ -45,8 +48,39 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
   const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response)
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
+  // One access line per request: the answer's, or the shutdown cut's when that came first.
+  let accounted = false
+  const account = (access: Access): void => {
+    if (accounted) return
+    accounted = true
+    recordAccess(deps.metrics, post.log, post.reqId, access, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+  const done = deps.inFlight?.add(cutter(post, stream, account))
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
-  recordAccess(deps.metrics, post.log, post.reqId, access, Number(process.hrtime.bigint() - started) / 1e9)
+  done?.()
+  account(access)
+}
+
+// The request's JSON-RPC id when its body has a readable one.
+function bodyId(body: unknown): JsonRpcId | undefined {
+  const id = (body as { id?: unknown } | undefined)?.id
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined
+}
+
+// At the shutdown deadline: the request's last message is a JSON-RPC error (an SSE event when the
+// stream is open), never a silent cut, and its access line is written now.
+function cutter(post: McpPost, stream: ReplyStream, account: (access: Access) => void): InFlightRequest {
+  const method = (post.body as { method?: unknown } | undefined)?.method
+  const rpcMethod = typeof method === 'string' ? method : undefined
+  return {
+    summary: { reqId: post.reqId, rpcMethod },
+    cut(reason) {
+      const error = new GatewayError('MCP_GATEWAY_SERVER_SHUTTING_DOWN', reason)
+      const status = statusFor(error, stream)
+      stream.finish(errorBody(bodyId(post.body), error), status)
+      account({ rpcMethod, rpcId: bodyId(post.body), code: error.code, outcome: OUTCOME.error, status })
+    },
+  }
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
@@ -80,8 +114,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
 // logged once with its stack.
 function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Access {
   post.log.error({ reqId: post.reqId, err }, 'unhandled error in the MCP handler')
-  const body = post.body as { id?: unknown } | undefined
-  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : undefined
+  const id = bodyId(post.body)
   const error = new GatewayError('MCP_GATEWAY_INTERNAL')
   const status = statusFor(error, stream)
   stream.finish(errorBody(id, error), status)

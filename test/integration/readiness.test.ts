@@ -2,12 +2,11 @@
 // then ready only when the required backends (or minBackendsUp of them) are up; the body names
 // what is missing or down, and why.
 import t, { type Test } from 'tap'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
 import { startFixture } from '../helpers/backend-process.ts'
 import { findFreePort } from '../helpers/ports.ts'
 import { startGateway, type StartedGateway } from '../helpers/start-gateway.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
+import { startStub } from '../helpers/stub-http.ts'
 
 const BACKEND = new URL('../fixtures/sdk-http-backend.ts', import.meta.url).pathname
 const alpha = await startFixture(t, BACKEND, ['--name', 'alpha'])
@@ -53,15 +52,10 @@ t.test('minBackendsUp decides instead of required: 1 of 2 up → ready with 1, n
 
 t.test('a backend whose first probe has not settled → 503 "not probed yet" naming it, though another is up', async (t) => {
   // A real peer that accepts the probe and never answers it.
-  const silent = createServer(() => {})
-  silent.listen(0, '127.0.0.1')
-  await once(silent, 'listening')
-  t.teardown(() => {
-    silent.closeAllConnections()
-    silent.close()
-  })
-  const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}/mcp`
-  const seen = once(silent, 'request')
+  let onProbe: () => void = () => {}
+  const seen = new Promise<void>((resolve) => (onProbe = resolve))
+  const silent = await startStub(t, () => onProbe())
+  const url = `${silent.origin}/mcp`
   const gateway = await startGateway(t, {
     minBackendsUp: 1,
     backends: [{ name: 'live', transport: 'http', url: alpha.url, namespace: 'live' }, { name: 'silent', transport: 'http', url, namespace: 's' }],
