@@ -21,6 +21,7 @@ import type { McpHandlerDeps } from './front/mcp-handler.ts'
 import { buildCapabilities } from './routing/discover.ts'
 import { createLegacyFront, type LegacyFront } from './front/legacy/create-legacy-front.ts'
 import { createFrontGuards } from './front/guards.ts'
+import { requestId } from './front/request-id.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import pkg from '../package.json' with { type: 'json' }
 
@@ -95,9 +96,13 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // The streamed body's bound (the declared size is checked first, by a front guard).
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // Unique across replicas, or the caller's own X-Request-Id (sanitised).
+    genReqId: requestId,
+    requestIdHeader: false,
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
+  app.decorate('accessLog', { trustProxy: config.trustProxy })
   // E32: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
@@ -124,7 +129,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
   const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight }
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight, trustProxy: config.trustProxy }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   await app.register(healthRoutes, { minBackendsUp: config.minBackendsUp })
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).

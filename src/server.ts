@@ -1,7 +1,8 @@
 // Entry point: load config → build → listen; SIGTERM/SIGINT → drain in phases. The only process.exit.
-import { build } from './app.ts'
+import { build, MCP_ENDPOINT } from './app.ts'
 import { ConfigError, loadConfig } from './config/loader.ts'
 import { drain } from './lifecycle/drain.ts'
+import { logStartup } from './lifecycle/startup.ts'
 
 async function main(): Promise<void> {
   let config
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   }
   const app = await build(config)
   await app.listen({ host: config.host, port: config.port })
+  void logStartup(app, `${app.listeningOrigin}${MCP_ENDPOINT}`).catch((err: unknown) => app.log.error({ err }, 'start-up summary failed'))
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return

@@ -12,7 +12,7 @@ import type { AdmitRequest } from '../auth/gateway-auth.ts'
 import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
-import { errorBody, recordAccess, type Access } from './access.ts'
+import { clientFields, errorBody, recordAccess, targetFields, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
@@ -28,6 +28,8 @@ export interface McpHandlerDeps {
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
   // Requests being answered, cut with an error event at the shutdown deadline (src/lifecycle/drain.ts).
   inFlight?: InFlight
+  // The access line's client address from X-Forwarded-For (behind a load balancer).
+  trustProxy?: boolean
 }
 
 export interface McpPost {
@@ -53,7 +55,8 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
   const account = (access: Access): void => {
     if (accounted) return
     accounted = true
-    recordAccess(deps.metrics, post.log, post.reqId, access, Number(process.hrtime.bigint() - started) / 1e9)
+    const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
+    recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, Number(process.hrtime.bigint() - started) / 1e9)
   }
   const done = deps.inFlight?.add(cutter(post, stream, account))
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
@@ -123,7 +126,7 @@ function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Acces
 
 function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
   stream.finish(errorBody(id, err), err.httpStatus, err.headers)
-  return { rpcMethod: method, rpcId: id, code: err.code, outcome: OUTCOME.rejected, status: err.httpStatus }
+  return { rpcMethod: method, rpcId: id, code: err.code, rpcCode: err.rpcCode, outcome: OUTCOME.rejected, status: err.httpStatus }
 }
 
 async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
@@ -145,7 +148,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   }
   const reply = await deps.router.handle(valid, ctx)
   post.res.off('close', onClose)
-  const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
+  const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, ...targetFields(request.method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
   if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
   return write(stream, request.id, reply, access)
 }
@@ -159,5 +162,5 @@ function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Ac
   const status = statusFor(reply, stream)
   stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status, stream.committed ? undefined : reply.headers)
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && access.backend !== undefined
-  return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
+  return { ...access, code: reply.code, rpcCode: reply.error.code, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
 }

@@ -1,16 +1,16 @@
 // What the router hands back to the transport (router.ts re-exports these): a result, or an error
 // with the HTTP status it gets when nothing has been streamed yet (otherwise in band, HTTP-16).
-import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../errors.ts'
+import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES, type ErrorCode } from '../errors.ts'
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendError } from '../upstream/backend.ts'
 
 export type RouteReply =
   | { ok: true; result: JsonObject }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>> }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>>; code?: ErrorCode }
 
 export function replyFromGatewayError(err: GatewayError): RouteReply {
-  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway', code: err.code }
   // A 403 insufficient_scope carries its challenge (AUTH-9).
   if (err.headers) reply.headers = err.headers
   return reply

@@ -75,7 +75,7 @@ export interface CallContext {
   // The client's address: the key of per-client limits and fair scheduling while the caller is
   // anonymous (an authenticated caller is keyed by its principal).
   client?: string
-  // Set by the router for the access log and metrics.
+  // Set by the router for the access log and metrics: the backend, and the tool, prompt or URI asked for.
   backend?: string
   tool?: string
   // The tool's name at its backend, once the catalogue resolved it (a bounded metric label).
@@ -197,6 +197,7 @@ export class Router {
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
+        ctx.tool = uri
         this.#allow(deps.principal, 'resources', uri)
         return this.#withState(valid, { entry: await resolveUri(deps, uri), params: {}, principal: deps.principal }, uri)
       }

@@ -189,6 +189,9 @@ t.test('a backend dies, then comes back on the same port', async (t) => {
   t.ok((await names()).includes('g__echo'), 'listed again once re-probed')
   const back = await raw.rpc('tools/call', { name: 'g__echo', arguments: { text: 'back' } })
   t.match(back.json.result, { content: [{ text: 'gamma:back' }] })
+  const transitions = logs.seen().filter((r) => r.backend === 'g' && (r.msg === 'backend down' || r.msg === 'backend up')).map((r) => r.msg)
+  t.same(transitions, ['backend up', 'backend down', 'backend up'], 'each transition logged once, however many probes failed')
+  t.match(logs.seen().find((r) => r.msg === 'backend down' && r.backend === 'g'), { level: 40, reason: /cannot reach backend/ }, 'the reason in words')
 })
 
 t.test('a backend reply over maxReplyBytes → -32603 bad reply naming the backend, never buffered whole', async (t) => {

@@ -17,6 +17,7 @@ import { OUTCOME } from '../../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../../routing/router.ts'
 import type { HandOff } from '../../shared-state/hand-off.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
+import { targetFields } from '../access.ts'
 import { isDeliverable } from '../notifications.ts'
 import type { ReplyStream } from '../reply-stream.ts'
 import { askClient, cancelKey, type AskOptions, type Asked } from './correlation.ts'
@@ -113,7 +114,7 @@ function tooManyRounds(): Asked {
 
 function write(valid: ValidRequest, stream: LegacyStream, ctx: CallContext, ended: Ended): Access {
   const { id, method } = valid.request
-  const access: Access = { rpcMethod: method, rpcId: id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
+  const access: Access = { rpcMethod: method, rpcId: id, backend: ctx.backend, ...targetFields(method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
   if (ended.kind === 'aborted' || stream.gone) {
     stream.endWithoutReply() // CANCEL-5
     return { ...access, outcome: OUTCOME.cancelled, status: 499 }
