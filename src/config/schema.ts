@@ -153,6 +153,12 @@ export const GATEWAY_SETTINGS = {
   },
 } as const satisfies Settings
 
+// A floor no configuration can reach would keep /readyz at 503 forever.
+function checkMinBackendsUp(config: Partial<GatewayConfig>, report: (path: string, problem: string) => void): void {
+  const count = config.backends?.length ?? 0
+  if (config.minBackendsUp !== undefined && config.minBackendsUp > count) report('minBackendsUp', `must be at most the number of backends (${count}), got ${config.minBackendsUp}`)
+}
+
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }
 
 export function validateConfig(raw: unknown): ConfigResult {
@@ -162,6 +168,7 @@ export function validateConfig(raw: unknown): ConfigResult {
   const config = readSettings(GATEWAY_SETTINGS, raw, { path: '', report })
   // Rules across settings (derived defaults, auth needed by policy …), listed with the rest.
   checkAuthSettings(config as Partial<GatewayConfig>, report)
+  checkMinBackendsUp(config as Partial<GatewayConfig>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

@@ -12,6 +12,15 @@ export function toolCallOutcome(reply: RouteReply, signal: AbortSignal): ToolOut
   return reply.result.isError === true ? TOOL_OUTCOME.toolError : TOOL_OUTCOME.ok
 }
 
-export function isInputRequired(reply: RouteReply): boolean {
-  return reply.ok && reply.result.resultType === RESULT_TYPE.inputRequired
+export interface CallObservers {
+  observeToolCall?: (backend: string, tool: string, outcome: ToolOutcome, seconds: number) => void
+  countMrtrRound?: () => void
+}
+
+// One routed request done: an input round is counted, a resolved tool call timed (by its name at
+// its backend: names the catalogue does not know never become labels).
+export function observeRouted(observers: CallObservers, ctx: { backend?: string; upstreamTool?: string; signal: AbortSignal }, reply: RouteReply, started: bigint): void {
+  if (reply.ok && reply.result.resultType === RESULT_TYPE.inputRequired) observers.countMrtrRound?.()
+  if (ctx.upstreamTool === undefined || ctx.backend === undefined) return
+  observers.observeToolCall?.(ctx.backend, ctx.upstreamTool, toolCallOutcome(reply, ctx.signal), Number(process.hrtime.bigint() - started) / 1e9)
 }

@@ -26,10 +26,9 @@ import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
-import { isInputRequired, toolCallOutcome } from './call-outcome.ts'
-import type { ToolOutcome } from '../observability/tool-metrics.ts'
+import { observeRouted, type CallObservers } from './call-outcome.ts'
 
-export interface RouterDeps {
+export interface RouterDeps extends CallObservers {
   backends: BackendSet
   catalog: Catalog
   sealer: Sealer
@@ -48,9 +47,6 @@ export interface RouterDeps {
   countRefusal?: (limit: LimitName, backend: string) => void
   // Per-client concurrency, queue length and wait of the calls to each backend.
   limits: CallLimits
-  // mcp_gateway_tool_call_duration_seconds (resolved tools only) and mcp_gateway_mrtr_rounds_total.
-  observeToolCall?: (backend: string, tool: string, outcome: ToolOutcome, seconds: number) => void
-  countMrtrRound?: () => void
 }
 
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
@@ -128,10 +124,7 @@ export class Router {
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     const started = process.hrtime.bigint()
     const reply = await this.#handle(valid, ctx)
-    if (isInputRequired(reply)) this.#deps.countMrtrRound?.()
-    if (ctx.upstreamTool !== undefined && ctx.backend !== undefined) {
-      this.#deps.observeToolCall?.(ctx.backend, ctx.upstreamTool, toolCallOutcome(reply, ctx.signal), Number(process.hrtime.bigint() - started) / 1e9)
-    }
+    observeRouted(this.#deps, ctx, reply, started) // mcp_gateway_tool_call_duration_seconds, mrtr_rounds_total
     return reply
   }
 
