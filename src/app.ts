@@ -79,7 +79,7 @@ function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { kee
   const legacy = createLegacyFront({
     router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
-    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
+    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, trustProxy: config.trustProxy,
   })
   app.addHook('preClose', async () => legacy.close())
   return legacy

@@ -11,6 +11,7 @@ import { startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
 import { startGateway, type LogRecord, type StartedGateway } from '../helpers/start-gateway.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
 import { startStub } from '../helpers/stub-http.ts'
+import { openRawSession, sessionHeaders } from '../helpers/legacy-client.ts'
 
 const SDK_BACKEND = fileURLToPath(new URL('../fixtures/sdk-http-backend.ts', import.meta.url))
 const alpha = await startFixture(t, SDK_BACKEND, ['--name', 'alpha'])
@@ -64,6 +65,9 @@ t.test('trustProxy → the address from X-Forwarded-For (its last entry)', async
   const raw = createRawClient(t, gateway.url)
   await raw.rpc('tools/call', { name: 'a__echo', arguments: { text: 'x' } }, { headers: { 'x-forwarded-for': '198.51.100.1, 203.0.113.9', 'x-request-id': 'proxied' } })
   t.match(await accessLine(gateway, 'proxied'), { remoteAddress: '203.0.113.9', tool: 'a__echo' })
+  const { sessionId } = await openRawSession(raw)
+  await raw.send('DELETE', '/mcp', { headers: { ...sessionHeaders(sessionId), 'x-forwarded-for': '203.0.113.7', 'user-agent': 'legacy/2', 'x-request-id': 'legacy-delete' } })
+  t.match(await accessLine(gateway, 'legacy-delete'), { httpMethod: 'DELETE', status: 204, remoteAddress: '203.0.113.7', userAgent: 'legacy/2' }, 'legacy GET/DELETE lines too')
 })
 
 t.test('request id → the caller\'s X-Request-Id (unsafe characters dropped, 128 at most), else a UUID', async (t) => {

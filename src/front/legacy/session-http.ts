@@ -11,6 +11,7 @@ import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/
 import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
 import { ReplyStream } from '../reply-stream.ts'
+import { clientFields } from '../access.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
 
@@ -21,6 +22,8 @@ export interface SessionHttpDeps {
   metrics: GatewayMetrics
   // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+  // The access line's client address from X-Forwarded-For (behind a load balancer).
+  trustProxy?: boolean
 }
 
 export interface SessionHttpRequest {
@@ -87,5 +90,6 @@ function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayErro
 function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outcome: Outcome; status: number; code?: string }, started: bigint): void {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   deps.metrics.observeRequest('other', access.outcome, seconds)
-  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  const client = clientFields(req.headers, req.remoteAddress, deps.trustProxy === true)
+  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
 }
