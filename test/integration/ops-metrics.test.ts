@@ -24,9 +24,9 @@ async function scrape(raw: RawMcpClient): Promise<string> {
 t.test('tool calls → duration by backend, tool and outcome; isError is tool_error; unknown names never labels', async (t) => {
   const gateway = await startGateway(t, { backends: [{ name: 'a', transport: 'http', url: alpha.url, namespace: 'a', timeoutMs: 120_000 }] })
   const raw = createRawClient(t, gateway.url)
-  await raw.rpc('tools/call', { name: 'a__echo', arguments: { text: 'x' } })
-  await raw.rpc('tools/call', { name: 'a__fail', arguments: {} })
-  await raw.rpc('tools/call', { name: 'a__no-such-tool-xyz', arguments: {} })
+  t.match((await raw.rpc('tools/call', { name: 'a__echo', arguments: { text: 'x' } })).json, { result: { content: [{ text: 'alpha:x' }] } })
+  t.match((await raw.rpc('tools/call', { name: 'a__fail', arguments: {} })).json, { result: { isError: true } })
+  t.match((await raw.rpc('tools/call', { name: 'a__no-such-tool-xyz', arguments: {} })).json, { error: { code: -32602 } })
   const asked = await raw.rpc('tools/call', { name: 'a__ask-name', arguments: {} }, { meta: ELICITATION })
   t.equal(asked.json.result.resultType, 'input_required')
   const text = await scrape(raw)
