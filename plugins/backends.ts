@@ -13,6 +13,7 @@ import { MemoryReplayStore } from '../src/routing/replay-store.ts'
 import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
 import { readHeaderParams } from '../src/protocol/param-headers.ts'
 import { ListenHub } from '../src/routing/listen-hub.ts'
+import { timedBackend } from '../src/upstream/shared/timed-backend.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +26,8 @@ declare module 'fastify' {
       hub: ListenHub
       // Settles when every backend's first probe has (up or down).
       probed(): Promise<void>
+      // The backends whose first probe has settled (readiness).
+      firstProbed: ReadonlySet<string>
     }
   }
 }
@@ -37,7 +40,11 @@ export interface BackendsPluginOptions {
 export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
   const logger = app.log.child({ component: 'upstream' })
   const replyBudget = new ReplyBudget(config.limits.replyBytesInFlight)
-  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget }), config: c }))
+  const upstream = app.metrics.upstream
+  const entries = config.backends.map((c) => {
+    const deps = { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget, onRestart: () => upstream.countStdioRestart(c.name) }
+    return { backend: timedBackend(createBackend(c, deps), (name, outcome, seconds) => upstream.observeRequest(name, outcome, seconds)), config: c }
+  })
   const backends = new BackendSet(entries, config.namespaceSeparator)
   let secret = config.stateSecret
   if (secret === '') {
@@ -63,11 +70,15 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const router = new Router({
     backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access,
     replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
+    observeToolCall: (backend, tool, outcome, seconds) => app.metrics.tools.observeCall(backend, tool, outcome, seconds),
+    countMrtrRound: () => app.metrics.tools.countMrtrRound(),
   })
   let probing: Promise<void> | undefined
-  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
+  const firstProbed = new Set<string>()
+  const probeOne = (backend: (typeof entries)[number]['backend']): Promise<void> => backend.start().then(() => void firstProbed.add(backend.name))
+  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => probeOne(e.backend))).then(() => undefined))
   const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listPollMs })
-  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed, firstProbed })
   app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
   app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A

@@ -6,6 +6,7 @@ import type { GatewayConfig } from './config/types.ts'
 import { isOriginAllowed } from './protocol/origin.ts'
 import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
+import lifecyclePlugin from '../plugins/lifecycle.ts'
 import backendsPlugin from '../plugins/backends.ts'
 import authPlugin from '../plugins/auth.ts'
 import wellKnownRoutes from '../routes/well-known.ts'
@@ -20,6 +21,7 @@ import type { McpHandlerDeps } from './front/mcp-handler.ts'
 import { buildCapabilities } from './routing/discover.ts'
 import { createLegacyFront, type LegacyFront } from './front/legacy/create-legacy-front.ts'
 import { createFrontGuards } from './front/guards.ts'
+import { requestId } from './front/request-id.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { trackSilentConnections } from './front/silent-connections.ts'
 import { LogBatch } from './observability/log-batch.ts'
@@ -67,6 +69,7 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
     serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(app.gateway.backends, { listen: true }),
     closers: new Set(),
+    gauge: app.metrics.sseStreams.listen,
   }
   app.addHook('preClose', async () => {
     for (const close of deps.closers) close()
@@ -81,7 +84,7 @@ function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { kee
   const legacy = createLegacyFront({
     router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
-    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
+    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, trustProxy: config.trustProxy,
   })
   app.addHook('preClose', async () => legacy.close())
   return legacy
@@ -98,17 +101,22 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // The streamed body's bound (the declared size is checked first, by a front guard).
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // Unique across replicas, or the caller's own X-Request-Id (sanitised).
+    genReqId: requestId,
+    requestIdHeader: false,
     // Connections idle after a request; those that never sent one: trackSilentConnections below.
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
   if (own) app.addHook('onClose', async () => own.release())
+  app.decorate('accessLog', { trustProxy: config.trustProxy })
   // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
   await app.register(errorHandlerPlugin)
-  await app.register(metricsPlugin)
+  await app.register(metricsPlugin, { config, version: pkg.version })
+  await app.register(lifecyclePlugin)
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })
@@ -128,9 +136,9 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
   const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight, trustProxy: config.trustProxy }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
-  await app.register(healthRoutes)
+  await app.register(healthRoutes, { minBackendsUp: config.minBackendsUp })
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)

@@ -72,6 +72,8 @@ export const ERRORS = {
   // AUTH-8: a backend's 401/403 (its challenge never reaches the client), or no credential for it
   MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },
+  // README "Operations": a request still in flight at the shutdown deadline (in band, never a silent cut)
+  MCP_GATEWAY_SERVER_SHUTTING_DOWN: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The gateway is shutting down' },
   // AUTH-6, AUTH-12: no bearer token, or one that does not validate (with WWW-Authenticate)
   MCP_GATEWAY_AUTH_REQUIRED: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Authorization required' },
   MCP_GATEWAY_AUTH_INVALID_TOKEN: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Invalid access token' },

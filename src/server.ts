@@ -1,6 +1,8 @@
-// Entry point: load config → build → listen; SIGTERM/SIGINT → graceful drain. The only process.exit.
-import { build } from './app.ts'
+// Entry point: load config → build → listen; SIGTERM/SIGINT → drain in phases. The only process.exit.
+import { build, MCP_ENDPOINT } from './app.ts'
 import { ConfigError, loadConfig } from './config/loader.ts'
+import { drain } from './lifecycle/drain.ts'
+import { logStartup } from './lifecycle/startup.ts'
 
 async function main(): Promise<void> {
   let config
@@ -13,25 +15,17 @@ async function main(): Promise<void> {
   }
   const app = await build(config)
   await app.listen({ host: config.host, port: config.port })
+  void logStartup(app, `${app.listeningOrigin}${MCP_ENDPOINT}`).catch((err: unknown) => app.log.error({ err }, 'start-up summary failed'))
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return
     closing = true
-    app.log.info({ signal }, 'shutting down')
     const exit = (code: number): never => {
       app.flushLogs()
       process.exit(code)
     }
-    const deadline = setTimeout(() => {
-      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting')
-      exit(1)
-    }, config.shutdownTimeoutMs)
-    deadline.unref()
-    // Keep-alive connections that go idle once their in-flight request finishes are closed too,
-    // or a client holding one open would stall the drain until the deadline.
-    const idleCloser = setInterval(() => app.server.closeIdleConnections(), 100)
-    idleCloser.unref()
-    app.close().then(() => exit(0), (err: unknown) => {
+    // In phases: readiness off, stop accepting, finish or cut in-flight requests (src/lifecycle/drain.ts).
+    drain(app, { signal, drainDelayMs: config.drainDelayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }).then(exit, (err: unknown) => {
       app.log.error({ err }, 'error during shutdown')
       exit(1)
     })

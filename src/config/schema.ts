@@ -18,6 +18,7 @@ const BACKEND_COMMON = {
   name: { type: 'string', pattern: /^[A-Za-z0-9_.-]{1,64}$/, doc: 'unique backend name' },
   namespace: { type: 'string', default: '', pattern: /^[A-Za-z0-9_.-]{0,64}$/, doc: 'prefix for its tool and prompt names; "" when names cannot collide' },
   timeoutMs: { type: 'integer', default: 60_000, min: 1, doc: 'per-call timeout toward this backend (CANCEL-8)' },
+  required: { type: 'boolean', optional: true, doc: 'default true: /readyz is 503 while this backend is down (unless minBackendsUp is set)' },
 } as const satisfies Settings
 
 const HTTP_BACKEND = {
@@ -137,7 +138,26 @@ export const GATEWAY_SETTINGS = {
     doc: 'the MCP servers behind the gateway, in the order aggregation follows',
   },
   ...AUTH_GATEWAY_SETTINGS,
+  // Operations (README "Operations"): metrics, readiness, drain.
+  toolLabelLimit: {
+    type: 'integer', default: 500, min: 1, max: 100_000, env: 'MCP_GATEWAY_TOOL_LABEL_LIMIT',
+    doc: 'distinct (backend, tool) label pairs of mcp_gateway_tool_call_duration_seconds; past it new tools are counted as "other"',
+  },
+  minBackendsUp: {
+    type: 'integer', optional: true, min: 0, env: 'MCP_GATEWAY_MIN_BACKENDS_UP',
+    doc: '/readyz is 200 when at least this many backends are up; unset: when every backend with required: true is up',
+  },
+  drainDelayMs: {
+    type: 'integer', default: 5_000, max: 600_000, env: 'MCP_GATEWAY_DRAIN_DELAY_MS',
+    doc: 'on SIGTERM, how long /readyz answers 503 while the gateway still serves (the load balancer moves away), before it stops accepting',
+  },
 } as const satisfies Settings
+
+// A floor no configuration can reach would keep /readyz at 503 forever.
+function checkMinBackendsUp(config: Partial<GatewayConfig>, report: (path: string, problem: string) => void): void {
+  const count = config.backends?.length ?? 0
+  if (config.minBackendsUp !== undefined && config.minBackendsUp > count) report('minBackendsUp', `must be at most the number of backends (${count}), got ${config.minBackendsUp}`)
+}
 
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }
 
@@ -148,6 +168,7 @@ export function validateConfig(raw: unknown): ConfigResult {
   const config = readSettings(GATEWAY_SETTINGS, raw, { path: '', report })
   // Rules across settings (derived defaults, auth needed by policy …), listed with the rest.
   checkAuthSettings(config as Partial<GatewayConfig>, report)
+  checkMinBackendsUp(config as Partial<GatewayConfig>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

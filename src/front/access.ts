@@ -1,6 +1,8 @@
 // One access line and one count per MCP request, whoever answered it: the MCP handler (answers,
 // in-band errors, refusals after the body was understood) or refuse() (refusals decided before).
+import type { IncomingHttpHeaders } from 'node:http'
 import type { GatewayError, ErrorCode } from '../errors.ts'
+import { clientAddress } from '../auth/rate-limit.ts'
 import type { JsonRpcId } from '../protocol/jsonrpc.ts'
 import type { Logger } from '../observability/logger.ts'
 import { methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
@@ -10,10 +12,33 @@ export interface Access {
   rpcId?: JsonRpcId
   backend?: string
   tool?: string
+  // prompts/get: the prompt asked for; resources/read: the URI (README "Operations").
+  prompt?: string
+  uri?: string
   // The catalogue code of a refusal or gateway error.
   code?: ErrorCode
+  // The JSON-RPC error code the client got (a backend's own, or the gateway's).
+  rpcCode?: number
+  // Who asked: the client address (X-Forwarded-For honoured only with trustProxy) and its agent.
+  remoteAddress?: string
+  userAgent?: string
   outcome: Outcome
   status: number
+}
+
+// The access line's client fields, from the request line and headers.
+export function clientFields(headers: IncomingHttpHeaders, remoteAddress: string | undefined, trustProxy: boolean): Pick<Access, 'remoteAddress' | 'userAgent'> {
+  const fields: Pick<Access, 'remoteAddress' | 'userAgent'> = { remoteAddress: clientAddress(remoteAddress, headers['x-forwarded-for'], trustProxy) }
+  if (headers['user-agent'] !== undefined) fields.userAgent = headers['user-agent']
+  return fields
+}
+
+// What a routed request named, under the field its method gives it: tool, prompt or URI.
+export function targetFields(method: string, name: string | undefined): Pick<Access, 'tool' | 'prompt' | 'uri'> {
+  if (name === undefined) return {}
+  if (method === 'prompts/get') return { prompt: name }
+  if (method === 'resources/read') return { uri: name }
+  return { tool: name }
 }
 
 export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string, access: Access, seconds: number): void {

@@ -11,7 +11,7 @@ import { OUTCOME, type Outcome } from '../observability/metrics.ts'
 import type { ListenHub, ResourceRoute } from '../routing/listen-hub.ts'
 import { canSubscribeResources, honourFilter, listChangeOf, subscribedUris } from '../protocol/subscriptions.ts'
 import type { ServerInfo } from '../protocol/result.ts'
-import type { ReplyStream } from './reply-stream.ts'
+import type { ReplyStream, StreamGauge } from './reply-stream.ts'
 import type { KeepAliveTicker } from './keep-alive.ts'
 
 export interface ListenDeps {
@@ -22,6 +22,8 @@ export interface ListenDeps {
   capabilities: () => JsonObject
   // Called on shutdown for every open stream.
   closers: Set<() => void>
+  // mcp_gateway_sse_streams_active{kind="listen"}
+  gauge: StreamGauge
 }
 
 function tagged(id: JsonRpcId, notification: JsonRpcNotification): JsonRpcNotification {
@@ -37,6 +39,7 @@ async function routeRequested(deps: ListenDeps, requested: JsonObject, capabilit
 }
 
 export async function serveListen(deps: ListenDeps, valid: ValidRequest, stream: ReplyStream, res: ServerResponse): Promise<Outcome> {
+  stream.countAs(deps.gauge)
   const requested = isJsonObject(valid.params.notifications) ? valid.params.notifications : {}
   const capabilities = deps.capabilities()
   // A shutdown that starts while URIs are being routed still ends this stream gracefully.

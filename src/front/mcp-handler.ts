@@ -13,9 +13,10 @@ import type { AdmitRequest } from '../auth/gateway-auth.ts'
 import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
-import { errorBody, recordAccess, type Access } from './access.ts'
+import { clientFields, errorBody, recordAccess, targetFields, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
+import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -26,6 +27,10 @@ export interface McpHandlerDeps {
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
+  // Requests being answered, cut with an error event at the shutdown deadline (src/lifecycle/drain.ts).
+  inFlight?: InFlight
+  // The access line's client address from X-Forwarded-For (behind a load balancer).
+  trustProxy?: boolean
 }
 
 export interface McpPost {
@@ -43,11 +48,43 @@ export type { Access } from './access.ts'
 
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
-  const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
+  const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response)
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
+  // One access line per request: the answer's, or the shutdown cut's when that came first.
+  let accounted = false
+  const account = (access: Access): void => {
+    if (accounted) return
+    accounted = true
+    const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
+    recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, Number(process.hrtime.bigint() - started) / 1e9)
+  }
+  const done = deps.inFlight?.add(cutter(post, stream, account))
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
-  recordAccess(deps.metrics, post.log, post.reqId, access, Number(process.hrtime.bigint() - started) / 1e9)
+  done?.()
+  account(access)
+}
+
+// The request's JSON-RPC id when its body has a readable one.
+function bodyId(body: unknown): JsonRpcId | undefined {
+  const id = (body as { id?: unknown } | undefined)?.id
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined
+}
+
+// At the shutdown deadline: the request's last message is a JSON-RPC error (an SSE event when the
+// stream is open), never a silent cut, and its access line is written now.
+function cutter(post: McpPost, stream: ReplyStream, account: (access: Access) => void): InFlightRequest {
+  const method = (post.body as { method?: unknown } | undefined)?.method
+  const rpcMethod = typeof method === 'string' ? method : undefined
+  return {
+    summary: { reqId: post.reqId, rpcMethod },
+    cut(reason) {
+      const error = new GatewayError('MCP_GATEWAY_SERVER_SHUTTING_DOWN', reason)
+      const status = statusFor(error, stream)
+      stream.finish(errorBody(bodyId(post.body), error), status)
+      account({ rpcMethod, rpcId: bodyId(post.body), code: error.code, outcome: OUTCOME.error, status })
+    },
+  }
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
@@ -81,8 +118,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
 // logged once with its stack.
 function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Access {
   post.log.error({ reqId: post.reqId, err }, 'unhandled error in the MCP handler')
-  const body = post.body as { id?: unknown } | undefined
-  const id = typeof body?.id === 'string' || typeof body?.id === 'number' ? body.id : undefined
+  const id = bodyId(post.body)
   const error = new GatewayError('MCP_GATEWAY_INTERNAL')
   const status = statusFor(error, stream)
   stream.finish(errorBody(id, error), status)
@@ -91,7 +127,7 @@ function failInternally(post: McpPost, stream: ReplyStream, err: unknown): Acces
 
 function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayError, method: string | undefined): Access {
   stream.finish(errorBody(id, err), err.httpStatus, err.headers)
-  return { rpcMethod: method, rpcId: id, code: err.code, outcome: OUTCOME.rejected, status: err.httpStatus }
+  return { rpcMethod: method, rpcId: id, code: err.code, rpcCode: err.rpcCode, outcome: OUTCOME.rejected, status: err.httpStatus }
 }
 
 async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
@@ -113,7 +149,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   }
   const reply = await deps.router.handle(valid, ctx)
   post.res.off('close', onClose)
-  const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
+  const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, ...targetFields(request.method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
   if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
   return write(stream, request.id, reply, access)
 }
@@ -123,10 +159,11 @@ function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Ac
     // A spliced result is passed on as text, under the client's own id.
     if (reply.json !== undefined) stream.finishText(resultMessageText(id, reply.json))
     else stream.finish({ jsonrpc: '2.0', id, result: reply.result })
-    return access
+    // The tool ran and reported a failure: not an ok call.
+    return reply.toolError === true ? { ...access, outcome: OUTCOME.toolError } : access
   }
   const status = statusFor(reply, stream)
   stream.finish({ jsonrpc: '2.0', id, error: reply.error }, status, stream.committed ? undefined : reply.headers)
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && access.backend !== undefined
-  return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
+  return { ...access, code: reply.code, rpcCode: reply.error.code, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error, status }
 }

@@ -5,7 +5,14 @@
 import type { FastifyReply } from 'fastify'
 import type { GatewayError } from '../errors.ts'
 import { OUTCOME } from '../observability/metrics.ts'
-import { errorBody, recordAccess } from './access.ts'
+import { clientFields, errorBody, recordAccess } from './access.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    // How access lines name the client (trustProxy: the address from X-Forwarded-For).
+    accessLog: { trustProxy: boolean }
+  }
+}
 
 // HTTP-10: the only method the endpoint serves today.
 export const ALLOWED_METHODS = 'POST'
@@ -18,5 +25,6 @@ export function refuse(reply: FastifyReply, error: GatewayError): void {
   void reply.send(body)
   const outcome = status >= 500 ? OUTCOME.error : OUTCOME.rejected
   const { request } = reply
-  recordAccess(request.server.metrics, request.log, request.id, { code: error.code, outcome, status }, reply.elapsedTime / 1000)
+  const client = clientFields(request.headers, request.socket.remoteAddress, request.server.accessLog.trustProxy)
+  recordAccess(request.server.metrics, request.log, request.id, { code: error.code, rpcCode: error.rpcCode, outcome, status, ...client }, reply.elapsedTime / 1000)
 }

@@ -17,7 +17,7 @@ export interface StreamGauge {
 
 export class ReplyStream {
   readonly #res: ServerResponse
-  readonly #gauge: StreamGauge
+  #gauge: StreamGauge
   #committed = false
   #ended = false
   #queue: string[] = []
@@ -26,6 +26,11 @@ export class ReplyStream {
   constructor(res: ServerResponse, gauge: StreamGauge) {
     this.#res = res
     this.#gauge = gauge
+  }
+
+  // Counts this stream under another kind's gauge (a listen stream); before it opens.
+  countAs(gauge: StreamGauge): void {
+    if (!this.#committed) this.#gauge = gauge
   }
 
   get committed(): boolean {
@@ -40,8 +45,9 @@ export class ReplyStream {
   openStream(): void {
     if (this.#committed || this.gone) return
     this.#committed = true
-    this.#gauge.inc()
-    this.#res.once('close', () => this.#gauge.dec())
+    const gauge = this.#gauge
+    gauge.inc()
+    this.#res.once('close', () => gauge.dec())
     this.#res.writeHead(200, SSE_HEADERS)
     this.#res.flushHeaders()
   }

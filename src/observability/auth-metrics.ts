@@ -8,6 +8,16 @@ export interface AuthMetrics {
   refused(code: ErrorCode): void
 }
 
+// Why authentication failed, in a few stable words (mcp_gateway_auth_failures_total{reason}); the
+// rate limit is counted apart (mcp_gateway_rate_limited_total).
+const FAILURE_REASONS: Partial<Record<ErrorCode, string>> = {
+  MCP_GATEWAY_AUTH_REQUIRED: 'missing_token',
+  MCP_GATEWAY_AUTH_INVALID_TOKEN: 'invalid_token',
+  MCP_GATEWAY_AUTH_TOKEN_IN_QUERY: 'token_in_query',
+  MCP_GATEWAY_AUTH_INSUFFICIENT_SCOPE: 'insufficient_scope',
+  MCP_GATEWAY_AUTH_UNAVAILABLE: 'verifier_unavailable',
+}
+
 export function createAuthMetrics(registry: Registry): AuthMetrics {
   const refusals = new Counter({
     name: 'mcp_gateway_auth_refusals_total',
@@ -16,6 +26,7 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
     registers: [registry],
   })
   const limited = new Counter({ name: 'mcp_gateway_rate_limited_total', help: 'Requests refused by the rate limit (429)', registers: [registry] })
+  const failures = new Counter({ name: 'mcp_gateway_auth_failures_total', help: 'Requests refused by authentication or authorization, by reason', labelNames: ['reason'], registers: [registry] })
   const children = new Map<string, ReturnType<typeof refusals.labels>>()
   return {
     refused(code) {
@@ -23,6 +34,7 @@ export function createAuthMetrics(registry: Registry): AuthMetrics {
       if (!child) children.set(code, (child = refusals.labels({ code })))
       child.inc()
       if (code === 'MCP_GATEWAY_RATE_LIMITED') limited.inc()
+      else failures.inc({ reason: FAILURE_REASONS[code] ?? 'other' })
     },
   }
 }

@@ -2,6 +2,10 @@
 // Labels are bounded: method from the method table, backend from config, outcome from OUTCOME.
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
 import { MODERN_METHODS } from '../protocol/methods.ts'
+import { callBuckets } from './buckets.ts'
+import { createSessionMetrics, type SessionMetrics } from './session-metrics.ts'
+import { createToolMetrics, type ToolMetrics } from './tool-metrics.ts'
+import { createUpstreamMetrics, type UpstreamMetrics } from './upstream-metrics.ts'
 
 export const OUTCOME = {
   ok: 'ok',
@@ -12,6 +16,8 @@ export const OUTCOME = {
   // The gateway could not get an answer from the backend (down, timeout, bad reply).
   upstreamFailure: 'upstream_failure',
   cancelled: 'cancelled',
+  // A tools/call whose result says `isError: true`: the tool ran and failed.
+  toolError: 'tool_error',
 } as const
 export type Outcome = (typeof OUTCOME)[keyof typeof OUTCOME]
 
@@ -20,25 +26,54 @@ export function methodLabel(method: string | undefined): string {
   return MODERN_METHODS.has(method) ? method : 'other'
 }
 
+// The SSE streams open now, by kind: a POST's response stream, a subscriptions/listen stream, a
+// legacy session's GET stream.
+export const STREAM_KIND = { response: 'response', listen: 'listen', legacyGet: 'legacy_get' } as const
+export type StreamKind = (typeof STREAM_KIND)[keyof typeof STREAM_KIND]
+export type StreamGauges = Record<StreamKind, { inc(): void; dec(): void }>
+
 export interface GatewayMetrics {
   observeRequest(method: string, outcome: Outcome, seconds: number): void
   observeUpstream(backend: string, outcome: Outcome): void
-  sseStreams: Gauge
+  sseStreams: StreamGauges
   setBackendStatus(collect: () => Array<{ name: string; up: boolean }>): void
   limits: LimitMetrics
+  tools: ToolMetrics
+  upstream: UpstreamMetrics
+  sessions: SessionMetrics
 }
 
-export function createMetrics(registry: Registry): GatewayMetrics {
+export interface MetricsOptions {
+  // The largest backend timeoutMs: the duration buckets reach past it.
+  maxTimeoutMs: number
+  // Distinct (backend, tool) label pairs before new ones are `other`.
+  toolLabelLimit: number
+}
+
+const DEFAULT_OPTIONS: MetricsOptions = { maxTimeoutMs: 60_000, toolLabelLimit: 500 }
+
+function createStreamGauges(registry: Registry): StreamGauges {
+  const gauge = new Gauge({ name: 'mcp_gateway_sse_streams_active', help: 'SSE streams open now, by kind', labelNames: ['kind'], registers: [registry] })
+  const of = (kind: StreamKind) => {
+    const child = gauge.labels({ kind })
+    child.set(0)
+    return child
+  }
+  return { response: of(STREAM_KIND.response), listen: of(STREAM_KIND.listen), legacy_get: of(STREAM_KIND.legacyGet) }
+}
+
+export function createMetrics(registry: Registry, options: MetricsOptions = DEFAULT_OPTIONS): GatewayMetrics {
+  const buckets = callBuckets(options.maxTimeoutMs)
   const requests = new Counter({ name: 'mcp_gateway_requests_total', help: 'MCP requests by method and outcome', labelNames: ['method', 'outcome'], registers: [registry] })
   const duration = new Histogram({
     name: 'mcp_gateway_request_duration_seconds',
     help: 'Time from request to final response, by method',
     labelNames: ['method'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    buckets,
     registers: [registry],
   })
   const upstream = new Counter({ name: 'mcp_gateway_upstream_requests_total', help: 'Requests sent to backends by outcome', labelNames: ['backend', 'outcome'], registers: [registry] })
-  const sseStreams = new Gauge({ name: 'mcp_gateway_sse_streams_active', help: 'SSE response streams open now', registers: [registry] })
+  const sseStreams = createStreamGauges(registry)
   let collectStatus: () => Array<{ name: string; up: boolean }> = () => []
   new Gauge({
     name: 'mcp_gateway_backend_up',
@@ -74,6 +109,9 @@ export function createMetrics(registry: Registry): GatewayMetrics {
       collectStatus = collect
     },
     limits: createLimitMetrics(registry),
+    tools: createToolMetrics(registry, { buckets, toolLabelLimit: options.toolLabelLimit }),
+    upstream: createUpstreamMetrics(registry, buckets),
+    sessions: createSessionMetrics(registry),
   }
 }
 

@@ -1,6 +1,6 @@
 // What the router hands back to the transport (router.ts re-exports these): a result, or an error
 // with the HTTP status it gets when nothing has been streamed yet (otherwise in band, HTTP-16).
-import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../errors.ts'
+import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES, type ErrorCode } from '../errors.ts'
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendError } from '../upstream/backend.ts'
@@ -8,14 +8,16 @@ import type { BackendError } from '../upstream/backend.ts'
 // A result may come with `json`: its stamped text, spliced from the backend's reply
 // (protocol/result-splice.ts); then `result` is built only when something asks for the object.
 export type RouteReply =
-  | { ok: true; result: JsonObject; json?: string }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>> }
+  | { ok: true; result: JsonObject; json?: string; toolError?: boolean }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>>; code?: ErrorCode }
 
-export function splicedReply(json: string, stamp: () => JsonObject): RouteReply {
+// `toolError`: the unstamped result said `isError: true`, read without building the stamped one.
+export function splicedReply(json: string, stamp: () => JsonObject, toolError: boolean): RouteReply {
   let result: JsonObject | undefined
   return {
     ok: true,
     json,
+    toolError,
     get result(): JsonObject {
       return (result ??= stamp())
     },
@@ -23,7 +25,7 @@ export function splicedReply(json: string, stamp: () => JsonObject): RouteReply 
 }
 
 export function replyFromGatewayError(err: GatewayError): RouteReply {
-  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
+  const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway', code: err.code }
   // A 403 insufficient_scope carries its challenge (AUTH-9).
   if (err.headers) reply.headers = err.headers
   return reply

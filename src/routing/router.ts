@@ -27,8 +27,9 @@ import { LIMIT, type LimitName } from '../observability/metrics.ts'
 import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
+import { observeRouted, type CallObservers } from './call-outcome.ts'
 
-export interface RouterDeps {
+export interface RouterDeps extends CallObservers {
   backends: BackendSet
   catalog: Catalog
   sealer: Sealer
@@ -71,9 +72,11 @@ export interface CallContext {
   // The client's address: the key of per-client limits and fair scheduling while the caller is
   // anonymous (an authenticated caller is keyed by its principal).
   client?: string
-  // Set by the router for the access log and metrics.
+  // Set by the router for the access log and metrics: the backend, and the tool, prompt or URI asked for.
   backend?: string
   tool?: string
+  // The tool's name at its backend, once the catalogue resolved it (a bounded metric label).
+  upstreamTool?: string
 }
 
 interface Forward {
@@ -123,6 +126,13 @@ export class Router {
   }
 
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
+    const started = process.hrtime.bigint()
+    const reply = await this.#handle(valid, ctx)
+    observeRouted(this.#deps, ctx, reply, started) // mcp_gateway_tool_call_duration_seconds, mrtr_rounds_total
+    return reply
+  }
+
+  async #handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     try {
       return await this.#dispatch(valid, ctx)
     } catch (err) {
@@ -184,11 +194,13 @@ export class Router {
         ctx.tool = name
         this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
         const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
+        if (isTool) ctx.upstreamTool = target.name
         const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
         return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
+        ctx.tool = uri
         this.#allow(deps.principal, 'resources', uri)
         return this.#withState(valid, { entry: await resolveUri(deps, uri), params: {}, principal: deps.principal }, uri)
       }
@@ -296,7 +308,8 @@ export class Router {
       const stamped = stampResult(result, serverInfo)
       return cacheable ? stampCacheHints(stamped) : stamped
     }
+    const toolError = result.isError === true
     const json = text === undefined ? undefined : this.#splicer.splice(text, result, cacheable)
-    return json === undefined ? { ok: true, result: stamp() } : splicedReply(json, stamp)
+    return json === undefined ? { ok: true, result: stamp(), toolError } : splicedReply(json, stamp, toolError)
   }
 }

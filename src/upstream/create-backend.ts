@@ -17,6 +17,8 @@ export interface BackendDeps {
   // The reply bytes all HTTP backends may buffer at once (README "Limits"); stdio replies are one
   // line at a time per child, bounded by its maxLineBytes.
   replyBudget?: ReplyBudget
+  // A stdio child is restarted (mcp_gateway_stdio_restarts_total).
+  onRestart?: () => void
 }
 
 export function createBackend(config: BackendConfig, deps: BackendDeps): Backend {

@@ -119,7 +119,7 @@ t.test('stdio backend: a client\'s calls past callsPerClient wait (and time out)
   const gateway = await startGateway(t, {
     backends: [{ name: 's', transport: 'stdio', namespace: 's', concurrency: 2, ...command }],
     limits: { callsPerClient: 1, queueTimeoutMs: 1_000 },
-  }, { logs: true })
+  }, { logs: true, logLevel: 'debug' })
   const hanging = (record: Record<string, unknown>): boolean => readStderrEvent(record)?.event === 'hanging'
   const attacker = attackerClient(gateway.url)
   const victim = createRawClient(t, gateway.url, { localAddress: '127.0.0.1' })

@@ -22,7 +22,7 @@ const deadUrl = `http://127.0.0.1:${await findFreePort()}/mcp`
 t.test('one backend down, one up', async (t) => {
   const gateway = await startGateway(t, {
     backends: [
-      { name: 'down', transport: 'http', url: deadUrl, namespace: 'down' },
+      { name: 'down', transport: 'http', url: deadUrl, namespace: 'down', required: false },
       { name: 'live', transport: 'http', url: alpha.url, namespace: 'live' },
     ],
   }, { logs: true })
@@ -34,7 +34,7 @@ t.test('one backend down, one up', async (t) => {
     t.same(tools.map((tool) => tool.name).sort(), ['live__add', 'live__echo', 'live__fail', 'live__hang', 'live__progress'])
   })
 
-  t.test('/readyz → 200 while one backend is up; the down one listed with up:false and a reason', async (t) => {
+  t.test('/readyz → 200 while the required backend is up; the down one (required: false) listed with up:false and a reason', async (t) => {
     const reply = await raw.send('GET', '/readyz')
     t.equal(reply.status, 200)
     t.equal(reply.json.status, 'ready')
@@ -150,7 +150,7 @@ t.test('a backend dies, then comes back on the same port', async (t) => {
   const port = new URL(gamma.url).port
   const gateway = await startGateway(t, {
     backends: [
-      { name: 'g', transport: 'http', url: gamma.url, namespace: 'g' },
+      { name: 'g', transport: 'http', url: gamma.url, namespace: 'g', required: false },
       { name: 'live', transport: 'http', url: alpha.url, namespace: 'live' },
     ],
   }, { logs: true })
@@ -189,6 +189,9 @@ t.test('a backend dies, then comes back on the same port', async (t) => {
   t.ok((await names()).includes('g__echo'), 'listed again once re-probed')
   const back = await raw.rpc('tools/call', { name: 'g__echo', arguments: { text: 'back' } })
   t.match(back.json.result, { content: [{ text: 'gamma:back' }] })
+  const transitions = logs.seen().filter((r) => r.backend === 'g' && (r.msg === 'backend down' || r.msg === 'backend up')).map((r) => r.msg)
+  t.same(transitions, ['backend up', 'backend down', 'backend up'], 'each transition logged once, however many probes failed')
+  t.match(logs.seen().find((r) => r.msg === 'backend down' && r.backend === 'g'), { level: 40, reason: /cannot reach backend/ }, 'the reason in words')
 })
 
 t.test('a backend reply over maxReplyBytes → -32603 bad reply naming the backend, never buffered whole', async (t) => {

@@ -38,7 +38,7 @@ t.test('progress with a token (raw) → SSE headers, progress events first, arri
   let streamsWhileOpen: number | undefined
   for await (const event of stream.events) {
     events.push(event)
-    if (events.length === 1) streamsWhileOpen = metricValue(await scrape(), 'mcp_gateway_sse_streams_active')
+    if (events.length === 1) streamsWhileOpen = metricValue(await scrape(), 'mcp_gateway_sse_streams_active', { kind: 'response' })
   }
   const methods = events.map((e) => e.message.method ?? `response:${e.message.id}`)
   t.same(methods, ['notifications/progress', 'notifications/progress', 'notifications/progress', 'notifications/message', 'response:p-1'])
@@ -47,7 +47,7 @@ t.test('progress with a token (raw) → SSE headers, progress events first, arri
   t.match(events[3].message.params, { level: 'info', data: /progress finished/ })
   const final = events[STEPS + 1].message
   t.match(final.result, { resultType: 'complete', content: [{ type: 'text', text: 'done' }] })
-  t.equal(streamsWhileOpen, 1, 'mcp_gateway_sse_streams_active counted the open stream')
+  t.equal(streamsWhileOpen, 1, 'mcp_gateway_sse_streams_active{kind="response"} counted the open stream')
 })
 
 // Relayed as it arrives, proven by events, not timing: the backend's second step is ten minutes

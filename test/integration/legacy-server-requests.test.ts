@@ -37,7 +37,7 @@ function backends(): Array<Record<string, unknown>> {
     { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, namespace: 'ev' },
   ]
 }
-const gateway = await startGateway(t, { backends: backends() }, { logs: true })
+const gateway = await startGateway(t, { backends: backends() }, { logs: true, logLevel: 'debug' })
 const raw = createRawClient(t, gateway.url)
 
 function textOf(result: unknown): string {
@@ -226,7 +226,7 @@ t.test('disconnect mid-call → the upstream call is cancelled', async (t) => {
 })
 
 t.test('a client that never answers → bounded wait, upstream cancelled, a clear error, the request cancelled toward the client', async (t) => {
-  const short = await startGateway(t, { clientAnswerTimeoutMs: 300, backends: backends().filter((b) => b.name !== 'ev') }, { logs: true })
+  const short = await startGateway(t, { clientAnswerTimeoutMs: 300, backends: backends().filter((b) => b.name !== 'ev') }, { logs: true, logLevel: 'debug' })
   const { client } = await connectV1(t, short.url, { capabilities: ALL_CAPABILITIES })
   const cancelledRequests: string[] = []
   client.setRequestHandler(ElicitRequestSchema, (_req, extra) => new Promise((resolve) => {

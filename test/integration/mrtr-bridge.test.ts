@@ -70,7 +70,7 @@ const gateway = await startGateway(t, {
     { name: 'ev', transport: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'], env: {}, namespace: 'ev' },
     { name: 'evh', transport: 'http', url: everythingHttp.url, namespace: 'evh' },
   ],
-}, { logs: true })
+}, { logs: true, logLevel: 'debug' })
 const raw = createRawClient(t, gateway.url)
 
 t.test('SDK client, legacy stdio ask-name → its elicitation answered through input_required → hello Ada', async (t) => {
@@ -165,7 +165,7 @@ t.test('raw: client disconnects during a retry → the upstream call is cancelle
 })
 
 t.test('abandoned wait → the hold expires, the backend sees a cancel, the state is dead', async (t) => {
-  const short = await startGateway(t, { stateTtlMs: 1_000, backends: [legacyStdio('legacy')] }, { logs: true })
+  const short = await startGateway(t, { stateTtlMs: 1_000, backends: [legacyStdio('legacy')] }, { logs: true, logLevel: 'debug' })
   const shortRaw = createRawClient(t, short.url)
   const { key, state } = await firstRound(t, shortRaw, 'ask-name')
   const asking = await fixtureEvent(short, (event) => event.event === 'asking')

@@ -27,7 +27,7 @@ t.test('config file that is not JSON → exit 2 naming the file', async (t) => {
 
 t.test('SIGTERM during a call → the call completes, then the process exits 0', async (t) => {
   const backend = await startFixture(t, SDK_BACKEND, ['--name', 'alpha'])
-  const gw = await startGatewayProcess(t, writeConfig({ backends: [{ name: 'a', transport: 'http', url: backend.url, namespace: '' }] }))
+  const gw = await startGatewayProcess(t, writeConfig({ drainDelayMs: 0, backends: [{ name: 'a', transport: 'http', url: backend.url, namespace: '' }] }))
   await gw.waitForLine(/"backend up"/)
   const raw = createRawClient(t, gw.url)
   const ready = await raw.send('GET', '/readyz')

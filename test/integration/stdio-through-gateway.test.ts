@@ -19,7 +19,7 @@ function stdioBackend(name: string, fixture: string): Record<string, unknown> {
   return { name, transport: 'stdio', command: process.execPath, args, env: {}, namespace: name, timeoutMs: TIMEOUT_MS }
 }
 
-const gateway = await startGateway(t, { backends: [stdioBackend('modern', 'stdio-modern'), stdioBackend('other', 'stdio-legacy')] }, { logs: true })
+const gateway = await startGateway(t, { backends: [stdioBackend('modern', 'stdio-modern'), stdioBackend('other', 'stdio-legacy')] }, { logs: true, logLevel: 'debug' })
 const raw = createRawClient(t, gateway.url)
 
 // The next fixture event (a JSON line on the child's stderr, logged by the gateway) from `backend`.

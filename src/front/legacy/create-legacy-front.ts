@@ -34,6 +34,8 @@ export interface LegacyFrontOptions {
   clientAnswerTimeoutMs: number
   // Authentication and rate limit for GET and DELETE (POST is admitted by the MCP handler).
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+  // The access line's client address from X-Forwarded-For.
+  trustProxy?: boolean
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
@@ -59,8 +61,9 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     streams,
     capabilities: options.capabilities,
     serverInfo: options.serverInfo,
+    sessionSeen: (id) => options.metrics.sessions.seen(id),
   }
-  const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth }
+  const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth, trustProxy: options.trustProxy }
   return {
     post: (post, stream, classified, principal) => handleLegacyPost(deps, post, stream, classified, principal),
     get: (request) => handleSessionGet(http, request),

@@ -17,6 +17,7 @@ import { OUTCOME } from '../../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../../routing/router.ts'
 import type { HandOff } from '../../shared-state/hand-off.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
+import { targetFields } from '../access.ts'
 import { isDeliverable } from '../notifications.ts'
 import type { ReplyStream } from '../reply-stream.ts'
 import { askClient, cancelKey, type AskOptions, type Asked } from './correlation.ts'
@@ -114,7 +115,7 @@ function tooManyRounds(): Asked {
 
 function write(valid: ValidRequest, stream: LegacyStream, ctx: CallContext, ended: Ended): Access {
   const { id, method } = valid.request
-  const access: Access = { rpcMethod: method, rpcId: id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
+  const access: Access = { rpcMethod: method, rpcId: id, backend: ctx.backend, ...targetFields(method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
   if (ended.kind === 'aborted' || stream.gone) {
     stream.endWithoutReply() // CANCEL-5
     return { ...access, outcome: OUTCOME.cancelled, status: 499 }
@@ -126,7 +127,7 @@ function write(valid: ValidRequest, stream: LegacyStream, ctx: CallContext, ende
   const reply = ended.reply
   if (reply.ok) {
     stream.finish({ jsonrpc: '2.0', id, result: toLegacyResult(reply.result) })
-    return access
+    return reply.toolError === true ? { ...access, outcome: OUTCOME.toolError } : access
   }
   stream.finish({ jsonrpc: '2.0', id, error: toLegacyError(method, reply.error) })
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && ctx.backend !== undefined

@@ -29,6 +29,8 @@ export interface LegacyDeps extends LegacyCallDeps {
   // What the gateway declares (server/discover's capabilities), mapped for InitializeResult.
   capabilities: () => JsonObject
   serverInfo: ServerInfo
+  // mcp_gateway_sessions_active: a session that sent a request now.
+  sessionSeen?: (sessionId: string) => void
 }
 
 interface SessionPost {
@@ -46,6 +48,7 @@ export async function handleLegacyPost(deps: LegacyDeps, post: McpPost, stream: 
   const method = classified.kind === 'response' ? 'response' : classified.message.method
   const session = await deps.sessions.openFrom(post.headers, principal.binding) // LEGACY-4, LEGACY-6
   if (session instanceof GatewayError) return refuse(stream, id, session, method)
+  deps.sessionSeen?.(session.id)
   const at: SessionPost = { post, stream, session, principal }
   if (classified.kind === 'notification') return notified(deps, at, classified.message)
   if (classified.kind === 'response') return answered(deps, at)
@@ -62,6 +65,7 @@ async function initialize(deps: LegacyDeps, at: Omit<SessionPost, 'session'>, re
   const check = readInitializeParams(request.params)
   if (!check.ok) return inBand(stream, request, new GatewayError('MCP_GATEWAY_PARAMS_INVALID', check.detail))
   const { token, claims } = deps.sessions.create(check.params, principal.binding)
+  deps.sessionSeen?.(claims.id)
   const capabilities = toLegacyServerCapabilities(deps.capabilities())
   post.res.setHeader(SESSION_HEADER, token)
   return done(stream, request, buildInitializeResult(claims.version, capabilities, deps.serverInfo))

@@ -11,6 +11,7 @@ import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/
 import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
 import { ReplyStream } from '../reply-stream.ts'
+import { clientFields } from '../access.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
 
@@ -21,6 +22,8 @@ export interface SessionHttpDeps {
   metrics: GatewayMetrics
   // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+  // The access line's client address from X-Forwarded-For (behind a load balancer).
+  trustProxy?: boolean
 }
 
 export interface SessionHttpRequest {
@@ -50,7 +53,7 @@ export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRe
   const session = await admitStream(deps, get)
   if (session instanceof GatewayError) return refuse(deps, get, session, started)
   const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
-  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
+  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams.legacy_get), get.res, onOpen)
   account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
 }
 
@@ -71,14 +74,15 @@ export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHtt
   const session = await openSession(deps, del)
   if (session instanceof GatewayError) return refuse(deps, del, session, started)
   await deps.sessions.end(session)
+  deps.metrics.sessions.ended(session.id)
   await deps.registry.forget(session.id)
   deps.streams.end(session.id)
-  new ReplyStream(del.res, deps.metrics.sseStreams).finishEmpty(204)
+  new ReplyStream(del.res, deps.metrics.sseStreams.response).finishEmpty(204)
   account(deps, del, { outcome: OUTCOME.ok, status: 204 }, started)
 }
 
 function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: bigint): void {
-  new ReplyStream(req.res, deps.metrics.sseStreams).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
+  new ReplyStream(req.res, deps.metrics.sseStreams.response).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
   account(deps, req, { outcome: OUTCOME.rejected, status: err.httpStatus, code: err.code }, started)
 }
 
@@ -86,5 +90,6 @@ function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayErro
 function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outcome: Outcome; status: number; code?: string }, started: bigint): void {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
   deps.metrics.observeRequest('other', access.outcome, seconds)
-  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  const client = clientFields(req.headers, req.remoteAddress, deps.trustProxy === true)
+  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
 }

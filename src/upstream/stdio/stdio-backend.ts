@@ -34,6 +34,8 @@ export interface StdioBackendDeps {
   tuning?: Partial<StdioBackendTuning>
   // Called after every status change (for /readyz, mcp_gateway_backend_up, list refreshes).
   onStatus?: (status: BackendStatus) => void
+  // Called when a restart is scheduled (mcp_gateway_stdio_restarts_total).
+  onRestart?: () => void
   now?: () => number
 }
 
@@ -177,6 +179,7 @@ class StdioBackend implements Backend {
   #scheduleRestart(reason: string): void {
     const delayMs = computeBackoffMs(this.#failures++, this.#restartBackoff)
     this.#logger.debug({ reason, delayMs }, 'stdio backend restart scheduled')
+    this.#deps.onRestart?.()
     this.#state.setDown(`${reason}; restarting in ${delayMs} ms`, { fields: { delayMs } })
     this.#restartTimer = startTimer(delayMs, () => {
       this.#restartTimer = undefined

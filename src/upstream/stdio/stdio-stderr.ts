@@ -1,4 +1,4 @@
-// A stdio child's stderr, sent to the logs at a bounded rate (STDIO-3: free-form text, never an
+// A stdio child's stderr, sent to the logs at debug, at a bounded rate (STDIO-3: free-form text, never an
 // error signal). At most `linesPerSecond` lines are logged per one-second window; the rest are
 // counted and reported as one "suppressed" line when the next window opens or the stream ends.
 import type { Logger } from '../../observability/logger.ts'
@@ -28,7 +28,7 @@ export function createStderrLog(options: StderrLogOptions): StderrLog {
 
   const reportSuppressed = (): void => {
     if (suppressed === 0) return
-    options.logger.warn({ suppressed }, 'stdio backend stderr lines suppressed (rate limit)')
+    options.logger.debug({ suppressed }, 'stdio backend stderr lines suppressed (rate limit)')
     suppressed = 0
   }
 
@@ -44,7 +44,7 @@ export function createStderrLog(options: StderrLogOptions): StderrLog {
       return
     }
     logged++
-    options.logger.info({ stderr: line }, 'stdio backend stderr')
+    options.logger.debug({ stderr: line }, 'stdio backend stderr')
   }
 
   const framer = createLineFramer({

@@ -30,6 +30,8 @@ t.test('{} → every default', async (t) => {
     backends: [],
     policy: [],
     trustProxy: false,
+    toolLabelLimit: 500,
+    drainDelayMs: 5_000,
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })
@@ -136,4 +138,11 @@ t.test('two backends with the same non-empty namespace → rejected', {
   const result = validateConfig({ backends: [HTTP, { ...HTTP, name: 'other' }] })
   t.notOk(result.ok, 'rejected')
   if (!result.ok) t.match(result.errors.join('\n'), /namespace/)
+})
+
+t.test('minBackendsUp above the number of backends → refused (/readyz could never be 200)', async (t) => {
+  const result = validateConfig({ minBackendsUp: 2, backends: [{ ...STDIO }] })
+  t.notOk(result.ok)
+  if (!result.ok) t.same(result.errors, ['minBackendsUp: must be at most the number of backends (1), got 2'])
+  t.ok(validateConfig({ minBackendsUp: 1, backends: [{ ...STDIO }] }).ok, 'equal to the count is fine')
 })

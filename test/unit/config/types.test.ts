@@ -53,6 +53,7 @@ interface HttpContract {
   transport: 'http'
   readonly namespace: string
   readonly timeoutMs: number
+  readonly required?: boolean
   readonly url: string
   readonly headers: Record<string, string>
   readonly connections: number
@@ -66,6 +67,7 @@ interface StdioContract {
   transport: 'stdio'
   readonly namespace: string
   readonly timeoutMs: number
+  readonly required?: boolean
   readonly command: string
   readonly args: string[]
   readonly env: Record<string, string>
@@ -106,6 +108,9 @@ interface GatewayContract {
   readonly policy: PolicyRuleContract[]
   readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst?: number }
   readonly trustProxy: boolean
+  readonly toolLabelLimit: number
+  readonly minBackendsUp?: number
+  readonly drainDelayMs: number
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
@@ -123,8 +128,8 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
-      'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
+      'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'toolLabelLimit', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]

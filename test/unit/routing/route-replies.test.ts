@@ -2,7 +2,7 @@
 // catalogue status, backend failures as gateway-origin -32603 naming the backend (ERR-7), and a
 // backend's own JSON-RPC errors passed through, rewritten only where the catalogue says (G11).
 import t from 'tap'
-import { GatewayError, ORIGIN_KEY } from '../../../src/errors.ts'
+import { GatewayError, ORIGIN_KEY, UPSTREAM_FAILURE_CODES } from '../../../src/errors.ts'
 import type { JsonObject, JsonRpcErrorObject } from '../../../src/protocol/jsonrpc.ts'
 import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from '../../../src/routing/router.ts'
 import { BackendError, type BackendFailure } from '../../../src/upstream/backend.ts'
@@ -10,9 +10,9 @@ import { BackendError, type BackendFailure } from '../../../src/upstream/backend
 t.test('replyFromGatewayError → its catalogue code and status, origin gateway', async (t) => {
   const cases: Array<[string, GatewayError, RouteReply]> = [
     ['METHOD_NOT_FOUND', new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', 'x'),
-      { ok: false, error: { code: -32601, message: 'Method not found: x' }, httpStatus: 404, origin: 'gateway' }],
+      { ok: false, error: { code: -32601, message: 'Method not found: x' }, httpStatus: 404, origin: 'gateway', code: 'MCP_GATEWAY_METHOD_NOT_FOUND' }],
     ['RESOURCE_UNKNOWN with data', new GatewayError('MCP_GATEWAY_RESOURCE_UNKNOWN', 'u://x', { data: { uri: 'u://x' } }),
-      { ok: false, error: { code: -32602, message: 'Resource not found: u://x', data: { uri: 'u://x' } }, httpStatus: 200, origin: 'gateway' }],
+      { ok: false, error: { code: -32602, message: 'Resource not found: u://x', data: { uri: 'u://x' } }, httpStatus: 200, origin: 'gateway', code: 'MCP_GATEWAY_RESOURCE_UNKNOWN' }],
   ]
   for (const [name, err, expected] of cases) t.same(replyFromGatewayError(err), expected, `${name} → ${JSON.stringify(expected)}`)
 })
@@ -28,7 +28,7 @@ t.test('replyFromBackendError → -32603, in band, data naming the backend and t
   for (const [reason, message] of cases) {
     const reply = replyFromBackendError(new BackendError('slow', reason, 'connect ECONNREFUSED'))
     t.same(reply, {
-      ok: false, httpStatus: 200, origin: 'gateway',
+      ok: false, httpStatus: 200, origin: 'gateway', code: UPSTREAM_FAILURE_CODES[reason],
       error: { code: -32603, message, data: { [ORIGIN_KEY]: 'gateway', backend: 'slow', reason } },
     }, `${reason} → "${message}"`)
   }

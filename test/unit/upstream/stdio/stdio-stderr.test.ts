@@ -8,7 +8,7 @@ function recordingLogger() {
   return { logger: logger as never, entries }
 }
 
-t.test('stderr lines → logged up to the rate, then one "suppressed" count (STDIO-3)', async (t) => {
+t.test('stderr lines → logged at debug up to the rate, then one "suppressed" count (STDIO-3)', async (t) => {
   let now = 0
   const { logger, entries } = recordingLogger()
   const log = createStderrLog({ logger, linesPerSecond: 2, now: () => now })
@@ -16,7 +16,7 @@ t.test('stderr lines → logged up to the rate, then one "suppressed" count (STD
   t.same(entries.map((entry) => entry.fields), [{ stderr: 'one' }, { stderr: 'two' }], 'two lines in the first second')
   now = 1_000
   log.push(Buffer.from('five\n'))
-  t.same(entries.slice(2).map((entry) => [entry.level, entry.fields]), [['warn', { suppressed: 2 }], ['info', { stderr: 'five' }]])
+  t.same(entries.slice(2).map((entry) => [entry.level, entry.fields]), [['debug', { suppressed: 2 }], ['debug', { stderr: 'five' }]])
   log.push(Buffer.from('six\nseven\nunterminated'))
   log.end()
   t.same(entries.slice(4).map((entry) => entry.fields), [{ stderr: 'six' }, { suppressed: 2 }], 'end reports what is left')
