@@ -1,7 +1,7 @@
 // Backends, catalog and router: created from config, probed when the app is ready, closed on close.
 import fp from 'fastify-plugin'
 import { randomBytes } from 'node:crypto'
-import type { GatewayConfig } from '../src/config/types.ts'
+import type { BackendConfig, GatewayConfig } from '../src/config/types.ts'
 import type { ServerInfo } from '../src/protocol/result.ts'
 import { createBackend } from '../src/upstream/create-backend.ts'
 import { ReplyBudget } from '../src/upstream/shared/reply-budget.ts'
@@ -13,6 +13,8 @@ import { MemoryReplayStore } from '../src/routing/replay-store.ts'
 import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
 import { readHeaderParams } from '../src/protocol/param-headers.ts'
 import { ListenHub } from '../src/routing/listen-hub.ts'
+import type { BackendEntry } from '../src/routing/backend-set.ts'
+import { swapBackends, type SwapSummary } from '../src/lifecycle/backend-swap.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -25,6 +27,8 @@ declare module 'fastify' {
       hub: ListenHub
       // Settles when every backend's first probe has (up or down).
       probed(): Promise<void>
+      // A config reload: the backends of the new config replace the running ones (backend-swap.ts).
+      swapBackends(configs: readonly BackendConfig[]): Promise<SwapSummary>
     }
   }
 }
@@ -37,8 +41,10 @@ export interface BackendsPluginOptions {
 export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { config, serverInfo }) {
   const logger = app.log.child({ component: 'upstream' })
   const replyBudget = new ReplyBudget(config.limits.replyBytesInFlight)
-  const entries = config.backends.map((c) => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget }), config: c }))
+  const createEntry = (c: BackendConfig): BackendEntry => ({ backend: createBackend(c, { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget }), config: c })
+  const entries = config.backends.map(createEntry)
   const backends = new BackendSet(entries, config.namespaceSeparator)
+  const draining = new Set<BackendEntry>()
   let secret = config.stateSecret
   if (secret === '') {
     secret = randomBytes(MIN_SECRET_BYTES).toString('base64url')
@@ -67,8 +73,10 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listPollMs })
-  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed })
-  app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
+  const swapDeps = { backends, catalog, schedulers: router.schedulers, hub, logger, createEntry, draining }
+  const swap = (configs: readonly BackendConfig[]): Promise<SwapSummary> => swapBackends(swapDeps, configs, config.limits.queueTimeoutMs)
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed, swapBackends: swap })
+  app.metrics.setBackendStatus(() => backends.entries.map((e) => e.backend.status()))
   app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
   // failure of probing or of hub.start is logged, never left an unhandled rejection.
@@ -78,6 +86,8 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   app.addHook('onClose', async () => {
     hub.close()
     router.close()
-    await Promise.all(entries.map((e) => e.backend.close()))
+    const closing = [...backends.entries, ...draining]
+    draining.clear()
+    await Promise.all(closing.map((e) => e.backend.close()))
   })
 }, { name: 'backends', dependencies: ['metrics', 'auth'] })

@@ -14,6 +14,7 @@ import errorHandlerPlugin from '../plugins/error-handler.ts'
 import mcpRoutes from '../routes/mcp.ts'
 import healthRoutes from '../routes/health.ts'
 import metricsRoutes from '../routes/metrics.ts'
+import reloadPlugin from '../plugins/reload.ts'
 import { serveListen, type ListenDeps } from './front/listen-stream.ts'
 import { KeepAliveTicker } from './front/keep-alive.ts'
 import type { McpHandlerDeps } from './front/mcp-handler.ts'
@@ -32,6 +33,8 @@ export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 
 export interface BuildOptions {
   // pino options or false; tests pass { level: 'silent' } or a stream.
   logger?: boolean | object
+  // Re-reads the config for a reload (SIGHUP, POST /admin/reload); absent: nothing to re-read.
+  loadConfig?: () => GatewayConfig
 }
 
 // Logs go to stdout asynchronously and in batches: lines accumulate until LOG_BATCH_BYTES are
@@ -127,5 +130,6 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
+  await app.register(reloadPlugin, { config, loadConfig: options.loadConfig })
   return app
 }

@@ -4,14 +4,17 @@ import { ConfigError, loadConfig } from './config/loader.ts'
 
 async function main(): Promise<void> {
   let config
+  const load = () => loadConfig({ argv: process.argv.slice(2), env: process.env })
   try {
-    config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+    config = load()
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`mcp-gateway: ${err.message}\n`)
     process.exit(2)
   }
-  const app = await build(config)
+  const app = await build(config, { loadConfig: load })
+  // README "Reload without restart" (src/lifecycle/reload.ts; other reloadable parts hook in there).
+  process.on('SIGHUP', () => void app.reloader.request('SIGHUP'))
   await app.listen({ host: config.host, port: config.port })
   let closing = false
   const shutdown = (signal: string): void => {

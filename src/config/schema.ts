@@ -137,6 +137,11 @@ export const GATEWAY_SETTINGS = {
     doc: 'the MCP servers behind the gateway, in the order aggregation follows',
   },
   ...AUTH_GATEWAY_SETTINGS,
+  // README "Reload without restart".
+  adminToken: {
+    type: 'string', default: '', env: 'MCP_GATEWAY_ADMIN_TOKEN', envFile: true, minBytes: 16, secret: true,
+    doc: 'bearer token of POST /admin/reload (re-reads the config file, as SIGHUP does); "" = no admin endpoint',
+  },
 } as const satisfies Settings
 
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }

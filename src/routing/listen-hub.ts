@@ -154,6 +154,23 @@ export class ListenHub {
     }
   }
 
+  // A reload removed (or replaced) these backends: their upstream listens stop; start() then opens
+  // the new ones. The clients' own streams stay open.
+  forget(entries: readonly BackendEntry[]): void {
+    const gone = new Set(entries)
+    for (const [name, upstream] of this.#lists) if (gone.has(upstream.entry)) (this.#stop(upstream), this.#lists.delete(name))
+    for (const [key, listen] of this.#resources) if (gone.has(listen.entry)) (this.#stop(listen), this.#resources.delete(key))
+  }
+
+  // A reload changed what the lists hold: each change goes to the clients that asked for it.
+  announce(changes: readonly string[]): void {
+    for (const method of changes) this.#broadcast({ jsonrpc: '2.0', method })
+  }
+
+  #broadcast(notification: JsonRpcNotification): void {
+    for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
+  }
+
   close(): void {
     this.#closed = true
     for (const upstream of [...this.#lists.values(), ...this.#resources.values()]) this.#stop(upstream)
@@ -276,7 +293,7 @@ export class ListenHub {
     const change = listChangeOf(notification.method)
     if (!change) return
     for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
-    for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
+    this.#broadcast(notification)
   }
 
   // Only the clients of this (backend, URI) get it, and a client subscribed to a parent and a child

@@ -106,6 +106,7 @@ interface GatewayContract {
   readonly policy: PolicyRuleContract[]
   readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst?: number }
   readonly trustProxy: boolean
+  readonly adminToken: string
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
