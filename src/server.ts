@@ -1,5 +1,6 @@
 // Entry point: load config → build → listen; SIGTERM/SIGINT → graceful drain. The only process.exit.
-import { build } from './app.ts'
+import { build, SERVER_INFO } from './app.ts'
+import { startTracing } from './observability/tracing.ts'
 import { ConfigError, loadConfig } from './config/loader.ts'
 
 async function main(): Promise<void> {
@@ -12,7 +13,7 @@ async function main(): Promise<void> {
     process.stderr.write(`mcp-gateway: ${err.message}\n`)
     process.exit(2)
   }
-  const app = await build(config, { loadConfig: load })
+  const app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version) })
   // README "Reload without restart" (src/lifecycle/reload.ts; other reloadable parts hook in there).
   process.on('SIGHUP', () => void app.reloader.request('SIGHUP'))
   await app.listen({ host: config.host, port: config.port })

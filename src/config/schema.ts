@@ -18,6 +18,8 @@ const BACKEND_COMMON = {
   name: { type: 'string', pattern: /^[A-Za-z0-9_.-]{1,64}$/, doc: 'unique backend name' },
   namespace: { type: 'string', default: '', pattern: /^[A-Za-z0-9_.-]{0,64}$/, doc: 'prefix for its tool and prompt names; "" when names cannot collide' },
   timeoutMs: { type: 'integer', default: 60_000, min: 1, doc: 'per-call timeout toward this backend (CANCEL-8)' },
+  // README "Tracing".
+  forwardBaggage: { type: 'boolean', optional: true, doc: 'pass the client\'s W3C `baggage` on to this backend (TRACE-2: only to backends trusted with it)' },
 } as const satisfies Settings
 
 const HTTP_BACKEND = {

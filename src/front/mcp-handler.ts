@@ -15,6 +15,7 @@ import { isLegacyPost } from '../protocol/legacy/era.ts'
 import { errorBody, recordAccess, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
+import type { Tracing } from '../observability/tracing.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -25,6 +26,8 @@ export interface McpHandlerDeps {
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
+  // Trace context and spans (README "Tracing"); absent: none passed on.
+  tracing?: Tracing
 }
 
 export interface McpPost {
@@ -106,11 +109,13 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
     principal,
     signal: controller.signal,
     client: post.res.req.socket.remoteAddress,
+    trace: deps.tracing?.begin(valid, post.headers),
     onNotification: (n: JsonRpcNotification) => {
       if (isDeliverable(n, filter)) stream.notify(n)
     },
   }
   const reply = await deps.router.handle(valid, ctx)
+  ctx.trace?.finish(reply)
   post.res.off('close', onClose)
   const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, tool: ctx.tool, outcome: OUTCOME.ok, status: 200 }
   if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }

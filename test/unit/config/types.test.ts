@@ -53,6 +53,7 @@ interface HttpContract {
   transport: 'http'
   readonly namespace: string
   readonly timeoutMs: number
+  readonly forwardBaggage?: boolean
   readonly url: string
   readonly headers: Record<string, string>
   readonly connections: number
@@ -66,6 +67,7 @@ interface StdioContract {
   transport: 'stdio'
   readonly namespace: string
   readonly timeoutMs: number
+  readonly forwardBaggage?: boolean
   readonly command: string
   readonly args: string[]
   readonly env: Record<string, string>
