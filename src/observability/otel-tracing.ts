@@ -118,10 +118,37 @@ function serverAttributes(valid: ValidRequest, sessionId: string | undefined): A
   return attributes
 }
 
-export function createOtelTracing(options: { version: string; serviceName?: string }): Tracing {
+// The standard OTEL_BSP_* variables (the SDK's processor no longer reads them itself); a value that
+// is not a positive integer is ignored. The queue is bounded whatever they say.
+const BSP_ENV = {
+  scheduledDelayMillis: 'OTEL_BSP_SCHEDULE_DELAY',
+  exportTimeoutMillis: 'OTEL_BSP_EXPORT_TIMEOUT',
+  maxQueueSize: 'OTEL_BSP_MAX_QUEUE_SIZE',
+  maxExportBatchSize: 'OTEL_BSP_MAX_EXPORT_BATCH_SIZE',
+} as const
+const MAX_QUEUE_SIZE = 2048
+
+export function queueOptionsFrom(env: Record<string, string | undefined>): Partial<Record<keyof typeof BSP_ENV, number>> {
+  const options: Partial<Record<keyof typeof BSP_ENV, number>> = { maxQueueSize: MAX_QUEUE_SIZE }
+  for (const [key, name] of Object.entries(BSP_ENV) as Array<[keyof typeof BSP_ENV, string]>) {
+    const value = Number(env[name])
+    if (Number.isInteger(value) && value > 0) options[key] = value
+  }
+  options.maxExportBatchSize = Math.min(options.maxExportBatchSize ?? 512, options.maxQueueSize!)
+  return options
+}
+
+export interface OtelOptions {
+  version: string
+  serviceName?: string
+  env: Record<string, string | undefined>
+}
+
+export function createOtelTracing(options: OtelOptions): Tracing {
   const resource = resourceFromAttributes({ 'service.name': options.serviceName ?? 'mcp-gateway', 'service.version': options.version })
-  // The exporter and the queue read the standard OTEL_EXPORTER_OTLP_* and OTEL_BSP_* variables.
-  const provider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter() })] })
+  // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint, headers, timeout).
+  const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), ...queueOptionsFrom(options.env) })
+  const provider = new TracerProvider({ resource, spanProcessors: [processor] })
   const tracer = provider.getTracer(TRACER_NAME, options.version)
   return {
     begin(valid, headers, sessionId) {

@@ -71,5 +71,5 @@ export function isOtelEnabled(env: Env): boolean {
 export async function startTracing(env: Env, version: string): Promise<Tracing> {
   if (!isOtelEnabled(env)) return PASS_THROUGH_TRACING
   const { createOtelTracing } = await import('./otel-tracing.ts')
-  return createOtelTracing({ version, serviceName: env.OTEL_SERVICE_NAME || undefined })
+  return createOtelTracing({ version, serviceName: env.OTEL_SERVICE_NAME || undefined, env })
 }
