@@ -40,13 +40,16 @@ function remoteParent(context: TraceContext | undefined): Context {
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.flags, isRemote: true, traceState })
 }
 
-// What the call names: a tool or prompt (the span name's target), a resource URI (an attribute only).
-function targetAttributes(method: string, params: JsonObject): Attributes {
+// What the call names, added to `attributes`: a tool or prompt (the span name's target), a resource
+// URI (an attribute only).
+function addTarget(attributes: Attributes, method: string, params: JsonObject): Attributes {
   const name = typeof params.name === 'string' ? params.name : undefined
-  if (method === 'tools/call' && name !== undefined) return { [ATTR.toolName]: name, [ATTR.operation]: 'execute_tool' }
-  if (method === 'prompts/get' && name !== undefined) return { [ATTR.promptName]: name }
-  if (method === 'resources/read' && typeof params.uri === 'string') return { [ATTR.resourceUri]: params.uri }
-  return {}
+  if (method === 'tools/call' && name !== undefined) {
+    attributes[ATTR.toolName] = name
+    attributes[ATTR.operation] = 'execute_tool'
+  } else if (method === 'prompts/get' && name !== undefined) attributes[ATTR.promptName] = name
+  else if (method === 'resources/read' && typeof params.uri === 'string') attributes[ATTR.resourceUri] = params.uri
+  return attributes
 }
 
 function spanName(method: string, attributes: Attributes): string {
@@ -73,12 +76,11 @@ function markFailure(span: Span, err: unknown): void {
 
 function clientSpan(tracer: Tracer, parent: Context, backend: TracedBackend, call: { method: string; params: JsonObject }): Span {
   const meta = call.params._meta as JsonObject | undefined
-  const attributes: Attributes = {
+  const attributes = addTarget({
     [ATTR.method]: call.method,
-    ...targetAttributes(call.method, call.params),
     [ATTR.peer]: backend.config.name,
     [ATTR.transport]: backend.config.transport === 'stdio' ? 'pipe' : 'tcp',
-  }
+  }, call.method, call.params)
   if (typeof meta?.[META.protocolVersion] === 'string') attributes[ATTR.protocolVersion] = meta[META.protocolVersion] as string
   return tracer.startSpan(spanName(call.method, attributes), { kind: SpanKind.CLIENT, attributes }, parent)
 }
@@ -107,12 +109,11 @@ function requestTrace(tracer: Tracer, server: Span, incoming: TraceContext | und
 }
 
 function serverAttributes(valid: ValidRequest, sessionId: string | undefined): Attributes {
-  const attributes: Attributes = {
+  const attributes = addTarget({
     [ATTR.method]: valid.request.method,
     [ATTR.requestId]: String(valid.request.id),
     [ATTR.protocolVersion]: valid.version,
-    ...targetAttributes(valid.request.method, valid.params),
-  }
+  }, valid.request.method, valid.params)
   // The legacy session id is a bearer token for the session: traces get a digest of it.
   if (sessionId !== undefined) attributes[ATTR.sessionId] = createHash('sha256').update(sessionId).digest('hex').slice(0, 32)
   return attributes
