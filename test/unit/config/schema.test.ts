@@ -30,6 +30,7 @@ t.test('{} → every default', async (t) => {
     backends: [],
     policy: [],
     trustProxy: false,
+    adminToken: '',
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })
