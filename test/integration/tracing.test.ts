@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import type { TeardownHost } from '../helpers/backend-process.ts'
 import { createRawClient, type RawMcpClient } from '../helpers/mcp-client.ts'
 import { startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
+import { legacyRpc, openRawSession } from '../helpers/legacy-client.ts'
 import { startRecordingBackend, type RecordingBackend } from '../helpers/recording-backend.ts'
 
 const STDIO_MODERN = new URL('../fixtures/stdio-modern.ts', import.meta.url).pathname
@@ -128,6 +129,15 @@ t.test('tracing on: server and client spans exported over OTLP, the backend cont
   t.equal(fresh.status, 200)
   const root = await receiver.spans.next((s) => s.kind === 2 && !s.parentSpanId)
   t.not(root.traceId, TRACE_ID, 'no trace context from the client → a new trace')
+
+  // A 2025-11-25 client: its session named by a digest (the id itself is a bearer token).
+  const { sessionId } = await openRawSession(raw)
+  const legacyCall = await legacyRpc(raw, sessionId, 'tools/call', { name: 'h__who', arguments: {}, _meta: { traceparent: TRACEPARENT } }, 'legacy-1')
+  t.equal(legacyCall.status, 200)
+  const sessionSpan = await receiver.spans.next((s) => s.kind === 2 && s.attributes['jsonrpc.request.id'] === 'legacy-1')
+  t.match(sessionSpan, { traceId: TRACE_ID, attributes: { 'mcp.session.id': /^[0-9a-f]{32}$/, 'mcp.protocol.version': '2025-11-25' } })
+  t.not(sessionSpan.attributes['mcp.session.id'], sessionId)
+  t.equal(traceIdOf(calls(backend).at(-1)!.meta.traceparent), TRACE_ID, 'the legacy client\'s trace continues to the backend')
 
   const unknown = await raw.rpc('tools/call', { name: 'h__nope', arguments: {} }, { id: 'call-8' })
   t.equal(unknown.json.error.code, -32602)
