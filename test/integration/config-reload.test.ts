@@ -54,6 +54,9 @@ t.test('SIGHUP: a backend added and one removed, without dropping the others', a
   for await (const event of call.events) rest.push(event.message.method ?? (event.message.result ? 'result' : 'error'))
   t.same(rest, ['notifications/progress', 'notifications/progress', 'result'], 'the in-flight call to the removed backend completed')
 
+  // c was probed before the reload returned; on a loaded machine that probe may have failed and
+  // been retried, so its tools are listed once it is up.
+  await gw.waitForLine(/"backend":"c".*"msg":"backend up"/)
   const names = await toolNames(raw)
   t.ok(names.includes('a__echo') && names.includes('c__echo'), 'after: a kept, c added')
   t.notOk(names.some((n) => n.startsWith('b__')), 'after: b gone')
