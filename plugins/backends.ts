@@ -1,7 +1,7 @@
 // Backends, catalog and router: created from config, probed when the app is ready, closed on close.
 import fp from 'fastify-plugin'
 import { randomBytes } from 'node:crypto'
-import type { GatewayConfig } from '../src/config/types.ts'
+import type { BackendConfig, GatewayConfig } from '../src/config/types.ts'
 import type { ServerInfo } from '../src/protocol/result.ts'
 import { createBackend } from '../src/upstream/create-backend.ts'
 import { ReplyBudget } from '../src/upstream/shared/reply-budget.ts'
@@ -14,6 +14,8 @@ import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
 import { readHeaderParams } from '../src/protocol/param-headers.ts'
 import { ListenHub } from '../src/routing/listen-hub.ts'
 import { timedBackend } from '../src/upstream/shared/timed-backend.ts'
+import type { BackendEntry } from '../src/routing/backend-set.ts'
+import { swapBackends, type SwapSummary } from '../src/lifecycle/backend-swap.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -28,6 +30,8 @@ declare module 'fastify' {
       probed(): Promise<void>
       // The backends whose first probe has settled (readiness).
       firstProbed: ReadonlySet<string>
+      // A config reload: the backends of the new config replace the running ones (backend-swap.ts).
+      swapBackends(configs: readonly BackendConfig[]): Promise<SwapSummary>
     }
   }
 }
@@ -41,11 +45,17 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const logger = app.log.child({ component: 'upstream' })
   const replyBudget = new ReplyBudget(config.limits.replyBytesInFlight)
   const upstream = app.metrics.upstream
-  const entries = config.backends.map((c) => {
+  // The backends whose first probe has settled (readiness), at start and after a reload.
+  const firstProbed = new Set<string>()
+  const createEntry = (c: BackendConfig): BackendEntry => {
     const deps = { logger, clientInfo: serverInfo, credentials: app.auth.credentialsFor(c), replyBudget, onRestart: () => upstream.countStdioRestart(c.name) }
-    return { backend: timedBackend(createBackend(c, deps), (name, outcome, seconds) => upstream.observeRequest(name, outcome, seconds)), config: c }
-  })
+    const timed = timedBackend(createBackend(c, deps), (name, outcome, seconds) => upstream.observeRequest(name, outcome, seconds))
+    const start = (): Promise<void> => timed.start().then(() => void firstProbed.add(c.name))
+    return { backend: { ...timed, start }, config: c }
+  }
+  const entries = config.backends.map(createEntry)
   const backends = new BackendSet(entries, config.namespaceSeparator)
+  const draining = new Set<BackendEntry>()
   let secret = config.stateSecret
   if (secret === '') {
     secret = randomBytes(MIN_SECRET_BYTES).toString('base64url')
@@ -74,12 +84,12 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     countMrtrRound: () => app.metrics.tools.countMrtrRound(),
   })
   let probing: Promise<void> | undefined
-  const firstProbed = new Set<string>()
-  const probeOne = (backend: (typeof entries)[number]['backend']): Promise<void> => backend.start().then(() => void firstProbed.add(backend.name))
-  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => probeOne(e.backend))).then(() => undefined))
+  const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))
   const hub = new ListenHub(backends, catalog, { logger, refreshMs: config.listPollMs })
-  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed, firstProbed })
-  app.metrics.setBackendStatus(() => entries.map((e) => e.backend.status()))
+  const swapDeps = { backends, catalog, schedulers: router.schedulers, hub, logger, createEntry, draining }
+  const swap = (configs: readonly BackendConfig[]): Promise<SwapSummary> => swapBackends(swapDeps, configs, config.limits.queueTimeoutMs)
+  app.decorate('gateway', { backends, catalog, router, sealer, serverInfo, hub, probed, firstProbed, swapBackends: swap })
+  app.metrics.setBackendStatus(() => backends.entries.map((e) => e.backend.status()))
   app.metrics.limits.setGauges({ queued: () => router.schedulers.queued(), replyBytes: () => replyBudget.inFlight })
   // Probing never blocks readiness of the listener: /readyz reports backends as they come up. A
   // failure of probing or of hub.start is logged, never left an unhandled rejection.
@@ -89,6 +99,8 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   app.addHook('onClose', async () => {
     hub.close()
     router.close()
-    await Promise.all(entries.map((e) => e.backend.close()))
+    const closing = [...backends.entries, ...draining]
+    draining.clear()
+    await Promise.all(closing.map((e) => e.backend.close()))
   })
 }, { name: 'backends', dependencies: ['metrics', 'auth'] })

@@ -15,6 +15,8 @@ import errorHandlerPlugin from '../plugins/error-handler.ts'
 import mcpRoutes from '../routes/mcp.ts'
 import healthRoutes from '../routes/health.ts'
 import metricsRoutes from '../routes/metrics.ts'
+import reloadPlugin from '../plugins/reload.ts'
+import { PASS_THROUGH_TRACING, type Tracing } from './observability/tracing.ts'
 import { serveListen, type ListenDeps } from './front/listen-stream.ts'
 import { KeepAliveTicker } from './front/keep-alive.ts'
 import type { McpHandlerDeps } from './front/mcp-handler.ts'
@@ -36,6 +38,10 @@ export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 
 export interface BuildOptions {
   // pino options or false; tests pass { level: 'silent' } or a stream.
   logger?: boolean | object
+  // Re-reads the config for a reload (SIGHUP, POST /admin/reload); absent: nothing to re-read.
+  loadConfig?: () => GatewayConfig
+  // Spans (README "Tracing", startTracing); absent: trace context passed on, no spans.
+  tracing?: Tracing
 }
 
 // Logs go to stdout asynchronously and in batches: lines accumulate (src/observability/log-batch.ts)
@@ -79,10 +85,10 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
 
 // LEGACY-1: 2025-11-25 clients on the same endpoint, through the same router; their GET streams end
 // before the server stops accepting.
-function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; auth: McpHandlerDeps['auth'] }): LegacyFront {
+function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; auth: McpHandlerDeps['auth']; tracing: Tracing }): LegacyFront {
   const { router, sealer, hub, backends } = app.gateway
   const legacy = createLegacyFront({
-    router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
+    router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, tracing: shared.tracing, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
     sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, trustProxy: config.trustProxy,
   })
@@ -135,13 +141,17 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   const gatewayAuth = app.auth.gateway
   // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
   const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
-  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight, trustProxy: config.trustProxy }
+  const tracing = options.tracing ?? PASS_THROUGH_TRACING
+  // Spans still queued are exported (within the exporter's timeout) once the server has stopped.
+  app.addHook('onClose', () => tracing.shutdown())
+  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth, tracing }) : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post, inFlight: app.lifecycle.inFlight, trustProxy: config.trustProxy, tracing }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   await app.register(healthRoutes, { minBackendsUp: config.minBackendsUp })
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
+  await app.register(reloadPlugin, { config, loadConfig: options.loadConfig })
   // The last preClose hook: nothing runs between it and the server's close.
   const closeSilent = trackSilentConnections(app.server)
   app.addHook('preClose', async () => closeSilent())

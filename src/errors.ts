@@ -95,6 +95,10 @@ export const ERRORS = {
   // Server-initiated requests to a legacy client (LEGACY-16): in band, after the stream started.
   MCP_GATEWAY_CLIENT_ANSWER_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client did not answer a server request in time' },
   MCP_GATEWAY_CLIENT_ANSWER_REFUSED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client refused a server request' },
+  // README "Reload without restart": POST /admin/reload without the admin bearer token, or with another
+  MCP_GATEWAY_ADMIN_UNAUTHORIZED: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Admin token required' },
+  // A reload whose new configuration is invalid: every error listed, the running one kept
+  MCP_GATEWAY_CONFIG_RELOAD_REFUSED: { rpcCode: RPC.invalidParams, httpStatus: 422, message: 'Configuration refused; the running one is kept' },
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -1,19 +1,23 @@
 // Entry point: load config → build → listen; SIGTERM/SIGINT → drain in phases. The only process.exit.
-import { build, MCP_ENDPOINT } from './app.ts'
+import { build, MCP_ENDPOINT, SERVER_INFO } from './app.ts'
+import { startTracing } from './observability/tracing.ts'
 import { ConfigError, loadConfig } from './config/loader.ts'
 import { drain } from './lifecycle/drain.ts'
 import { logStartup } from './lifecycle/startup.ts'
 
 async function main(): Promise<void> {
   let config
+  const load = () => loadConfig({ argv: process.argv.slice(2), env: process.env })
   try {
-    config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+    config = load()
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`mcp-gateway: ${err.message}\n`)
     process.exit(2)
   }
-  const app = await build(config)
+  const app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version) })
+  // README "Reload without restart" (src/lifecycle/reload.ts; other reloadable parts hook in there).
+  process.on('SIGHUP', () => void app.reloader.request('SIGHUP'))
   await app.listen({ host: config.host, port: config.port })
   void logStartup(app, `${app.listeningOrigin}${MCP_ENDPOINT}`).catch((err: unknown) => app.log.error({ err }, 'start-up summary failed'))
   let closing = false

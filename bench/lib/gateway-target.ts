@@ -18,6 +18,8 @@ export interface GatewayOptions {
   backends: BackendEntry[]
   // Extra top-level config (e.g. keepAliveMs).
   settings?: Record<string, unknown>
+  // Extra environment (e.g. OTEL_EXPORTER_OTLP_ENDPOINT).
+  env?: Record<string, string>
 }
 
 export function matchGatewayListening(line: string): string | undefined {
@@ -79,7 +81,8 @@ export async function startGateway(ctx: BenchContext, options: GatewayOptions): 
         MCP_GATEWAY_CONFIG: writeConfig(ctx, options),
         MCP_GATEWAY_PORT: '0',
         MCP_GATEWAY_HOST: '127.0.0.1',
-        MCP_GATEWAY_LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info'
+        MCP_GATEWAY_LOG_LEVEL: process.env.BENCH_GATEWAY_LOG_LEVEL ?? 'info',
+        ...options.env
       }),
       matchReady: matchGatewayListening,
       readyTimeoutMs: START_TIMEOUT_MS

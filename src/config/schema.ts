@@ -19,6 +19,8 @@ const BACKEND_COMMON = {
   namespace: { type: 'string', default: '', pattern: /^[A-Za-z0-9_.-]{0,64}$/, doc: 'prefix for its tool and prompt names; "" when names cannot collide' },
   timeoutMs: { type: 'integer', default: 60_000, min: 1, doc: 'per-call timeout toward this backend (CANCEL-8)' },
   required: { type: 'boolean', optional: true, doc: 'default true: /readyz is 503 while this backend is down (unless minBackendsUp is set)' },
+  // README "Tracing".
+  forwardBaggage: { type: 'boolean', optional: true, doc: 'pass the client\'s W3C `baggage` on to this backend (TRACE-2: only to backends trusted with it)' },
 } as const satisfies Settings
 
 const HTTP_BACKEND = {
@@ -150,6 +152,11 @@ export const GATEWAY_SETTINGS = {
   drainDelayMs: {
     type: 'integer', default: 5_000, max: 600_000, env: 'MCP_GATEWAY_DRAIN_DELAY_MS',
     doc: 'on SIGTERM, how long /readyz answers 503 while the gateway still serves (the load balancer moves away), before it stops accepting',
+  },
+  // README "Reload without restart".
+  adminToken: {
+    type: 'string', default: '', env: 'MCP_GATEWAY_ADMIN_TOKEN', envFile: true, minBytes: 16, secret: true,
+    doc: 'bearer token of POST /admin/reload (re-reads the config file, as SIGHUP does); "" = no admin endpoint',
   },
 } as const satisfies Settings
 

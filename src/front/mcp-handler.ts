@@ -17,6 +17,7 @@ import { clientFields, errorBody, recordAccess, targetFields, type Access } from
 import { isDeliverable } from './notifications.ts'
 import { ReplyStream } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
+import type { Tracing } from '../observability/tracing.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -31,6 +32,8 @@ export interface McpHandlerDeps {
   inFlight?: InFlight
   // The access line's client address from X-Forwarded-For (behind a load balancer).
   trustProxy?: boolean
+  // Trace context and spans (README "Tracing"); absent: none passed on.
+  tracing?: Tracing
 }
 
 export interface McpPost {
@@ -143,11 +146,13 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
     principal,
     signal: controller.signal,
     client: post.res.req.socket.remoteAddress,
+    trace: deps.tracing?.begin(valid, post.headers),
     onNotification: (n: JsonRpcNotification) => {
       if (isDeliverable(n, filter)) stream.notify(n)
     },
   }
   const reply = await deps.router.handle(valid, ctx)
+  ctx.trace?.finish(reply)
   post.res.off('close', onClose)
   const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, ...targetFields(request.method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
   if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }

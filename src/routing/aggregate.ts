@@ -138,7 +138,7 @@ export async function listAggregated(deps: AggregateDeps, kind: ListKind, params
   const hints = mergeHints(deps, contributions)
   const paged = params.cursor !== undefined || merged.items.length > deps.pageSize
   const digest = paged ? (merged.digest ??= listDigest(kind, merged.items)) : undefined
-  if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed; start again without a cursor')
+  if (cursor.digest !== undefined && cursor.digest !== digest) throw new GatewayError('MCP_GATEWAY_CURSOR_INVALID', 'the list changed (a backend came, went or changed, or the config was reloaded); start again without a cursor')
   const end = cursor.offset + deps.pageSize
   const result: JsonObject = { [kind.key]: merged.items.slice(cursor.offset, end), ttlMs: hints.ttlMs, cacheScope: hints.cacheScope }
   if (end < merged.items.length) result.nextCursor = deps.sealer.seal({ k: kind.id, o: end, d: digest, p: deps.view?.binding ?? ANONYMOUS })

@@ -1,4 +1,6 @@
 // The configured backends in their configured order (the order every aggregation follows, CAP-5).
+// A config reload replaces the entries at once (src/lifecycle/backend-swap.ts): everything that
+// holds this set sees the new backends from its next request on.
 import type { BackendConfig } from '../config/types.ts'
 import type { Backend } from '../upstream/backend.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
@@ -11,12 +13,21 @@ export interface BackendEntry {
 }
 
 export class BackendSet {
-  readonly entries: readonly BackendEntry[]
+  #entries: readonly BackendEntry[]
   readonly separator: string
 
   constructor(entries: readonly BackendEntry[], separator: string) {
-    this.entries = entries
+    this.#entries = entries
     this.separator = separator
+  }
+
+  get entries(): readonly BackendEntry[] {
+    return this.#entries
+  }
+
+  // A reload: the new entries, in their configured order.
+  replace(entries: readonly BackendEntry[]): void {
+    this.#entries = entries
   }
 
   get(name: string): BackendEntry | undefined {

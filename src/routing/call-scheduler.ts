@@ -46,6 +46,8 @@ export class CallScheduler {
   // the oldest instead of one per waiter. Waiters that left are skipped (and trimmed from the head).
   readonly #byAge: Waiter[] = []
   #expiryTimer: NodeJS.Timeout | undefined
+  // Waiting for nothing to be in flight or queued (a backend removed by a reload drains).
+  readonly #idleWaiters: Array<() => void> = []
 
   constructor(options: CallSchedulerOptions) {
     this.#options = options
@@ -58,6 +60,16 @@ export class CallScheduler {
   // Calls waiting for a slot now.
   get queued(): number {
     return this.#queued
+  }
+
+  // Settles once no call is in flight or waiting (at once when none is).
+  idle(): Promise<void> {
+    if (this.#active === 0 && this.#queued === 0) return Promise.resolve()
+    return new Promise((resolve) => this.#idleWaiters.push(resolve))
+  }
+
+  #checkIdle(): void {
+    if (this.#active === 0 && this.#queued === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve()
   }
 
   // Runs `call` once a slot is free for `client`; the slot is held until it settles.
@@ -136,6 +148,7 @@ export class CallScheduler {
     this.#settled(waiter)
     this.#forget(waiter.client)
     waiter.fail(err)
+    this.#checkIdle()
   }
 
   #release(client: string): void {
@@ -144,6 +157,7 @@ export class CallScheduler {
     this.#active--
     this.#forget(client)
     this.#dispatch()
+    this.#checkIdle()
   }
 
   // Fills free slots, one call per client in turn, skipping clients at their own limit.
@@ -211,26 +225,41 @@ export interface CallLimits {
 // One scheduler per backend; its slots are the backend's own concurrency (HTTP: `connections`,
 // stdio: `concurrency`).
 export class BackendSchedulers {
-  readonly #byBackend: Map<string, CallScheduler>
+  readonly #byBackend = new Map<string, { config: BackendConfig; scheduler: CallScheduler }>()
+  readonly #limits: CallLimits
 
   constructor(entries: ReadonlyArray<{ config: BackendConfig }>, limits: CallLimits) {
-    this.#byBackend = new Map(entries.map(({ config }) => [config.name, new CallScheduler({
-      backend: config.name,
-      slots: config.transport === 'http' ? config.connections : config.concurrency,
-      perClient: limits.callsPerClient,
-      maxQueued: limits.queuedCalls,
-      queueTimeoutMs: limits.queueTimeoutMs,
-    })]))
+    this.#limits = limits
+    this.sync(entries)
+  }
+
+  // After a reload: a backend whose config object is the same keeps its scheduler; the others get
+  // a new one. Returns the schedulers let go (their calls in flight still release into them).
+  sync(entries: ReadonlyArray<{ config: BackendConfig }>): CallScheduler[] {
+    const old = new Map(this.#byBackend)
+    this.#byBackend.clear()
+    for (const { config } of entries) {
+      const kept = old.get(config.name)
+      if (kept?.config === config) old.delete(config.name)
+      this.#byBackend.set(config.name, kept?.config === config ? kept : { config, scheduler: this.#create(config) })
+    }
+    return [...old.values()].map((e) => e.scheduler)
+  }
+
+  #create(config: BackendConfig): CallScheduler {
+    const { callsPerClient, queuedCalls, queueTimeoutMs } = this.#limits
+    const slots = config.transport === 'http' ? config.connections : config.concurrency
+    return new CallScheduler({ backend: config.name, slots, perClient: callsPerClient, maxQueued: queuedCalls, queueTimeoutMs })
   }
 
   run<T>(backend: string, call: { client: string; signal: AbortSignal }, send: () => Promise<T>): Promise<T> {
-    const scheduler = this.#byBackend.get(backend)
+    const scheduler = this.#byBackend.get(backend)?.scheduler
     return scheduler === undefined ? send() : scheduler.run(call.client, call.signal, send)
   }
 
   // Calls waiting for a slot, per backend (mcp_gateway_queued_calls).
   queued(): Array<{ backend: string; calls: number }> {
-    return [...this.#byBackend.values()].map((scheduler) => ({ backend: scheduler.backend, calls: scheduler.queued }))
+    return [...this.#byBackend.values()].map(({ scheduler }) => ({ backend: scheduler.backend, calls: scheduler.queued }))
   }
 }
 

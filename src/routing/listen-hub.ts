@@ -140,6 +140,23 @@ export class ListenHub {
     }
   }
 
+  // A reload removed (or replaced) these backends: their upstream listens stop; start() then opens
+  // the new ones. The clients' own streams stay open.
+  forget(entries: readonly BackendEntry[]): void {
+    const gone = new Set(entries)
+    for (const [name, upstream] of this.#lists) if (gone.has(upstream.entry)) (this.#stop(upstream), this.#lists.delete(name))
+    for (const [key, listen] of this.#resources) if (gone.has(listen.entry)) (this.#stop(listen), this.#resources.delete(key))
+  }
+
+  // A reload changed what the lists hold: each change goes to the clients that asked for it.
+  announce(changes: readonly string[]): void {
+    for (const method of changes) this.#broadcast({ jsonrpc: '2.0', method })
+  }
+
+  #broadcast(notification: JsonRpcNotification): void {
+    for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
+  }
+
   close(): void {
     this.#closed = true
     for (const upstream of [...this.#lists.values(), ...this.#resources.values()]) this.#stop(upstream)
@@ -263,7 +280,7 @@ export class ListenHub {
     const change = listChangeOf(notification.method)
     if (!change) return
     for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
-    this.#fanOut(notification)
+    this.#broadcast(notification)
   }
 
   // Named after its backend, to every client that wants it at its level (LOG-3 keeps logs off
@@ -271,11 +288,7 @@ export class ListenHub {
   #onLog(entry: BackendEntry, notification: JsonRpcNotification): void {
     const { logger: own, ...params } = notification.params ?? {}
     const logger = toGatewayLogger(entry.config.namespace, this.#backends.separator, own)
-    this.#fanOut({ ...notification, params: logger === undefined ? params : { ...params, logger } })
-  }
-
-  #fanOut(notification: JsonRpcNotification): void {
-    for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
+    this.#broadcast({ ...notification, params: logger === undefined ? params : { ...params, logger } })
   }
 
   // Only the clients of this (backend, URI) get it, and a client subscribed to a parent and a child

@@ -28,6 +28,7 @@ import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
 import { observeRouted, type CallObservers } from './call-outcome.ts'
+import type { RequestTrace } from '../observability/tracing.ts'
 
 export interface RouterDeps extends CallObservers {
   backends: BackendSet
@@ -72,6 +73,8 @@ export interface CallContext {
   // The client's address: the key of per-client limits and fair scheduling while the caller is
   // anonymous (an authenticated caller is keyed by its principal).
   client?: string
+  // Trace context to pass on, and spans when tracing is on (README "Tracing"); absent: nothing to do.
+  trace?: RequestTrace
   // Set by the router for the access log and metrics: the backend, and the tool, prompt or URI asked for.
   backend?: string
   tool?: string
@@ -273,12 +276,18 @@ export class Router {
     const backend = forward.entry.backend
     // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
     const client = callerKey(forward.principal, ctx.client)
-    const upstream = { method: valid.request.method, params: forward.params, headers: forward.headers, principal: forward.principal, client }
+    // TRACE-2: the trace context in the backend's _meta and headers (a client span when tracing is on).
+    const traced = ctx.trace?.upstream(forward.entry, valid.request.method, forward.params)
+    const upstream = {
+      method: valid.request.method, params: traced ? traced.params(forward.params) : forward.params, headers: traced ? traced.headers(forward.headers) : forward.headers,
+      principal: forward.principal, client,
+    }
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
     const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
     if (!bridgeable) {
       const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
-      return this.schedulers.run(backend.name, { client, signal: ctx.signal }, send).then((reply) => ({ kind: 'reply', reply }))
+      const round: Promise<Round> = this.schedulers.run(backend.name, { client, signal: ctx.signal }, send).then((reply) => ({ kind: 'reply', reply }))
+      return traced ? traced.watch(round) : round
     }
     const capabilities = valid.meta[META.clientCapabilities]
     const attachment = {
@@ -289,7 +298,8 @@ export class Router {
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
     // A held call keeps its slot while it waits for the client's input: it is a backend request.
     const run = (hooks: BridgeHooks) => this.schedulers.run(backend.name, { client, signal: hooks.signal }, () => backend.request({ ...upstream, ...hooks }))
-    return this.#bridge.open(run, attachment, log)
+    const round = this.#bridge.open(run, attachment, log)
+    return traced ? traced.watch(round) : round
   }
 
   // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and

@@ -1,12 +1,11 @@
 // The real entry point: config errors listed with exit 2; SIGTERM drains in-flight requests and
 // exits 0; a client's credentials reach neither a backend nor the log (AUTH-8, AUTH-15).
 import t from 'tap'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { startFixture, type TeardownHost } from '../helpers/backend-process.ts'
+import { startFixture } from '../helpers/backend-process.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
 import { spawnGateway, startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
+import { startRecordingBackend } from '../helpers/recording-backend.ts'
 
 const SDK_BACKEND = fileURLToPath(new URL('../fixtures/sdk-http-backend.ts', import.meta.url))
 
@@ -43,46 +42,19 @@ t.test('SIGTERM during a call → the call completes, then the process exits 0',
   t.ok(gw.lines.some((l) => l.includes('shutting down')), 'shutdown logged')
 })
 
-interface Captured {
-  headers: IncomingHttpHeaders[]
-}
-
-// A minimal modern backend on node:http that records the headers it receives.
-async function startCapturingBackend(t: TeardownHost): Promise<{ url: string; captured: Captured }> {
-  const captured: Captured = { headers: [] }
-  const server = createServer((req, res) => {
-    captured.headers.push(req.headers)
-    let body = ''
-    req.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => {
-      const msg = JSON.parse(body) as { id: string; method: string }
-      const result = msg.method === 'server/discover'
-        ? { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' }
-        : msg.method === 'tools/list'
-          ? { resultType: 'complete', tools: [{ name: 'who', inputSchema: { type: 'object' } }], ttlMs: 60_000, cacheScope: 'public' }
-          : { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] }
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, result }))
-    })
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  const address = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${address.port}/mcp`, captured }
-}
-
 t.test('client Authorization → never sent to the backend (which gets its own), never logged', async (t) => {
-  const backend = await startCapturingBackend(t)
+  const backend = await startRecordingBackend(t)
   const config = { logLevel: 'debug', backends: [{ name: 'a', transport: 'http', url: backend.url, namespace: '', headers: { authorization: 'Bearer backend-own-token' } }] }
   const gw = await startGatewayProcess(t, writeConfig(config))
   await gw.waitForLine(/"backend up"/)
   const raw = createRawClient(t, gw.url)
   const reply = await raw.rpc('tools/call', { name: 'who', arguments: {} }, { headers: { authorization: 'Bearer client-secret-123', cookie: 'session=client-cookie-456' } })
   t.equal(reply.status, 200)
-  const call = backend.captured.headers.at(-1)!
+  const call = backend.requests.at(-1)!.headers
   t.equal(call['mcp-method'], 'tools/call')
   t.equal(call.authorization, 'Bearer backend-own-token', "the backend's own credential")
   t.equal(call.cookie, undefined, 'no client cookie')
-  t.notMatch(JSON.stringify(backend.captured.headers), /client-secret-123/)
+  t.notMatch(JSON.stringify(backend.requests.map((r) => r.headers)), /client-secret-123/)
   t.notMatch(gw.lines.join('\n'), /client-secret-123|client-cookie-456|backend-own-token/, 'no secret in the log, even at debug')
 })
 

@@ -1,6 +1,7 @@
 // The legacy era's front door (LEGACY-1, LEGACY-16), assembled from the app's shared parts: the one
 // Router, the one Sealer, the one ListenHub, and the ports for state that changes (in memory for
 // one replica; shared implementations plug in here for several).
+import type { Tracing } from '../../observability/tracing.ts'
 import type { AdmitRequest } from '../../auth/gateway-auth.ts'
 import type { AuthOutcome } from '../../auth/authenticator.ts'
 import type { Principal } from '../../auth/principal.ts'
@@ -36,6 +37,8 @@ export interface LegacyFrontOptions {
   auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // The access line's client address from X-Forwarded-For.
   trustProxy?: boolean
+  // Trace context and spans (README "Tracing").
+  tracing?: Tracing
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
@@ -56,6 +59,7 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     router: options.router,
     handOff: options.ports?.handOff ?? new MemoryHandOff(),
     clientAnswerTimeoutMs: options.clientAnswerTimeoutMs,
+    tracing: options.tracing,
     sessions,
     registry,
     streams,

@@ -15,6 +15,7 @@ import { getProgressToken } from '../../protocol/meta.ts'
 import type { ValidRequest } from '../../protocol/validate.ts'
 import { OUTCOME } from '../../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../../routing/router.ts'
+import type { Tracing } from '../../observability/tracing.ts'
 import type { HandOff } from '../../shared-state/hand-off.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
 import { targetFields } from '../access.ts'
@@ -30,6 +31,8 @@ export interface LegacyCallDeps {
   router: Router
   handOff: HandOff
   clientAnswerTimeoutMs: number
+  // Trace context and spans (README "Tracing"); absent: none passed on.
+  tracing?: Tracing
 }
 
 export interface LegacyCall {
@@ -60,8 +63,10 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
   const ctx = createContext(call.valid, stream, controller.signal)
   ctx.principal = call.principal
   ctx.client = res.req.socket.remoteAddress // per-client limits and fair scheduling, as for modern calls
+  ctx.trace = deps.tracing?.begin(call.valid, call.post.headers, call.session.id)
   try {
     const ended = await drive(deps, call, { stream, ctx, tag })
+    ctx.trace?.finish(ended.kind === 'reply' ? ended.reply : undefined)
     if (ended.kind === 'aborted') call.post.log.info({ reqId: call.post.reqId, rpcId: call.valid.request.id, reason: String(controller.signal.reason) }, 'legacy call cancelled') // CANCEL-9
     return write(call.valid, stream, ctx, ended)
   } finally {

@@ -20,13 +20,13 @@ export interface LegacyCallOptions {
   meter?: ReplyMeter
 }
 
-async function send(session: LegacySession, message: JsonObject, signal: AbortSignal): Promise<SentRequest> {
-  const sent = await session.post(message, signal)
+async function send(session: LegacySession, message: JsonObject, signal: AbortSignal, headers?: Record<string, string>): Promise<SentRequest> {
+  const sent = await session.post(message, signal, headers)
   if (sent.response.statusCode !== 404 || sent.sessionId === undefined) return sent
   // LEGACY-C2: the session expired; start a new one and try once more.
   await sent.response.body.dump()
   await session.renew(sent.sessionId)
-  return session.post(message, signal)
+  return session.post(message, signal, headers)
 }
 
 function stopReason(call: UpstreamCall, deadline: CallSignal): string {
@@ -55,7 +55,7 @@ export async function requestLegacy(session: LegacySession, call: UpstreamCall, 
   if (deadline.signal.aborted) stream.abort(deadline.signal.reason) // never sent: nothing to cancel upstream
   else deadline.signal.addEventListener('abort', onStop, { once: true })
   try {
-    const { response } = await send(session, message, stream.signal)
+    const { response } = await send(session, message, stream.signal, call.headers)
     return await readReply(response, {
       id, onNotification: call.onNotification, onServerRequest: answerOnStream(session, call, options), maxEventChars: options.maxEventChars, meter: options.meter,
     })

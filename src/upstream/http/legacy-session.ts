@@ -114,9 +114,10 @@ export class LegacySession {
     return headers
   }
 
-  async post(message: JsonObject, signal?: AbortSignal): Promise<SentRequest> {
+  // `extra`: the call's own headers (W3C trace context, TRACE-2).
+  async post(message: JsonObject, signal?: AbortSignal, extra?: Record<string, string>): Promise<SentRequest> {
     const sessionId = this.#id
-    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream' })
+    const headers = this.headers({ ...extra, 'content-type': 'application/json', accept: 'application/json, text/event-stream' })
     if (message.method === 'initialize') delete headers[HEADER.protocolVersion]
     const response = await this.#options.pool.request({ path: this.#options.path, method: 'POST', headers, body: JSON.stringify(message), signal })
     return { response, sessionId }

@@ -148,6 +148,7 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_AUTH_RESOURCE', 'auth.resource'], ['MCP_GATEWAY_AUTH_SERVERS', 'auth.authorizationServers'],
     ['MCP_GATEWAY_AUTH_ISSUER', 'auth.issuer'], ['MCP_GATEWAY_AUTH_JWKS_URI', 'auth.jwksUri'], ['MCP_GATEWAY_AUTH_REQUIRED_SCOPES', 'auth.requiredScopes'],
     ['MCP_GATEWAY_TOOL_LABEL_LIMIT', 'toolLabelLimit'], ['MCP_GATEWAY_MIN_BACKENDS_UP', 'minBackendsUp'], ['MCP_GATEWAY_DRAIN_DELAY_MS', 'drainDelayMs'],
+    ['MCP_GATEWAY_ADMIN_TOKEN', 'adminToken'], ['MCP_GATEWAY_ADMIN_TOKEN_FILE', 'adminToken'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

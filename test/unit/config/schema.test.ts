@@ -32,6 +32,7 @@ t.test('{} → every default', async (t) => {
     trustProxy: false,
     toolLabelLimit: 500,
     drainDelayMs: 5_000,
+    adminToken: '',
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })

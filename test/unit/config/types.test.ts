@@ -54,6 +54,7 @@ interface HttpContract {
   readonly namespace: string
   readonly timeoutMs: number
   readonly required?: boolean
+  readonly forwardBaggage?: boolean
   readonly url: string
   readonly headers: Record<string, string>
   readonly connections: number
@@ -68,6 +69,7 @@ interface StdioContract {
   readonly namespace: string
   readonly timeoutMs: number
   readonly required?: boolean
+  readonly forwardBaggage?: boolean
   readonly command: string
   readonly args: string[]
   readonly env: Record<string, string>
@@ -111,6 +113,7 @@ interface GatewayContract {
   readonly toolLabelLimit: number
   readonly minBackendsUp?: number
   readonly drainDelayMs: number
+  readonly adminToken: string
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
@@ -128,7 +131,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
+    ['gateway', result.config, ['adminToken', 'allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'toolLabelLimit', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
