@@ -4,15 +4,17 @@ import { ConfigError, loadConfig } from './config/loader.ts'
 
 async function main(): Promise<void> {
   let config
+  let app
   try {
     config = loadConfig({ argv: process.argv.slice(2), env: process.env })
+    app = await build(config) // a certificate that cannot be served is a ConfigError too
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`mcp-gateway: ${err.message}\n`)
     process.exit(2)
   }
-  const app = await build(config)
   await app.listen({ host: config.host, port: config.port })
+  if (config.tls) process.on('SIGHUP', () => app.reloadTls('SIGHUP')) // plugins/tls-reload.ts
   let closing = false
   const shutdown = (signal: string): void => {
     if (closing) return
@@ -29,7 +31,8 @@ async function main(): Promise<void> {
     deadline.unref()
     // Keep-alive connections that go idle once their in-flight request finishes are closed too,
     // or a client holding one open would stall the drain until the deadline.
-    const idleCloser = setInterval(() => app.server.closeIdleConnections(), 100)
+    // (An HTTP/2 server has no such method: its sessions get GOAWAY from close() itself.)
+    const idleCloser = setInterval(() => app.server.closeIdleConnections?.(), 100)
     idleCloser.unref()
     app.close().then(() => exit(0), (err: unknown) => {
       app.log.error({ err }, 'error during shutdown')

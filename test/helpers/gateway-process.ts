@@ -57,7 +57,7 @@ export function spawnGateway(t: TeardownHost, configPath: string, env: Record<st
 
 export async function startGatewayProcess(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const started = spawnGateway(t, configPath, env)
-  const line = await started.waitForLine(/Server listening at http:\/\/127\.0\.0\.1:\d+/)
-  const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
+  const line = await started.waitForLine(/Server listening at https?:\/\/127\.0\.0\.1:\d+/)
+  const origin = /(https?:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
   return { ...started, url: `${origin}/mcp` }
 }

@@ -10,6 +10,7 @@ import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import { canSubscribeResources, listChangeOf } from '../../protocol/subscriptions.ts'
 import type { ListenHub } from '../../routing/listen-hub.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
+import { isResponseClosed } from '../http2-response.ts'
 import type { KeepAliveTicker } from '../keep-alive.ts'
 import type { ReplyStream } from '../reply-stream.ts'
 
@@ -35,7 +36,7 @@ class OpenStream {
   route(hub: ListenHub, uris: readonly string[]): Promise<void> {
     this.#routing = this.#routing.then(async () => {
       const routes = uris.length === 0 ? [] : await hub.routeResources(uris)
-      if (this.res.destroyed) return
+      if (isResponseClosed(this.res)) return
       const client = {
         wants: (n: JsonRpcNotification) => listChangeOf(n.method) !== undefined,
         deliver: (n: JsonRpcNotification) => this.stream.notify(toLegacyNotification(n)),

@@ -59,6 +59,8 @@ interface HttpContract {
   readonly maxReplyBytes: number
   readonly downAfterFailures: number
   readonly auth?: BackendAuthContract
+  readonly tls?: { readonly caFile?: string; readonly serverName?: string; readonly rejectUnauthorized: boolean }
+  readonly http2: boolean
 }
 
 interface StdioContract {
@@ -106,6 +108,14 @@ interface GatewayContract {
   readonly policy: PolicyRuleContract[]
   readonly rateLimit?: { readonly requestsPerMinute: number; readonly burst?: number }
   readonly trustProxy: boolean
+  readonly tls?: {
+    readonly certFile: string
+    readonly keyFile: string
+    readonly caFile?: string
+    readonly requestClientCert: boolean
+    readonly minVersion: string
+  }
+  readonly http2: string
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
@@ -123,9 +133,9 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
+    ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'http2', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
-    ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
+    ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'http2', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
   for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)
