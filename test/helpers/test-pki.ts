@@ -5,7 +5,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { TeardownHost } from './backend-process.ts'
+import { fileURLToPath } from 'node:url'
+import { startFixture, type FixtureProcess, type TeardownHost } from './backend-process.ts'
 
 export const OPENSSL_MISSING = 'openssl not found: install it (apt-get install -y openssl) to run the HTTPS tests'
 
@@ -51,4 +52,20 @@ export function createTestCa(t: TeardownHost, subject = 'mcp-gateway test CA'): 
     return issued(dir, name)
   }
   return { dir, ...issued(dir, 'ca'), issue }
+}
+
+// The common start of an HTTPS test file: skips it (exits) without openssl, else a test CA, a
+// server certificate for the gateway, and one SDK fixture backend "alpha" as backend `a`.
+export async function startTlsBench(t: TeardownHost & { plan(n: number, comment: string): void }): Promise<{
+  ca: TestCa; server: Issued; tls: { certFile: string; keyFile: string }; alpha: FixtureProcess; backends: Array<Record<string, string>>
+}> {
+  if (!hasOpenssl()) {
+    t.plan(0, OPENSSL_MISSING)
+    process.exit(0)
+  }
+  const ca = createTestCa(t)
+  const server = ca.issue('gateway')
+  const alpha = await startFixture(t, fileURLToPath(new URL('../fixtures/sdk-http-backend.ts', import.meta.url)), ['--name', 'alpha'])
+  const backends = [{ name: 'a', transport: 'http', url: alpha.url, namespace: 'a' }]
+  return { ca, server, tls: { certFile: server.certFile, keyFile: server.keyFile }, alpha, backends }
 }

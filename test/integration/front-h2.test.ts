@@ -4,24 +4,13 @@
 // HTTP/1.1; many streams share one connection.
 import t from 'tap'
 import { constants } from 'node:http2'
-import { fileURLToPath } from 'node:url'
-import { startFixture } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { createTestCa, hasOpenssl, OPENSSL_MISSING } from '../helpers/test-pki.ts'
+import { startTlsBench } from '../helpers/test-pki.ts'
 import { connectH2, readBody, readEvents, requestH2, rpcH2 } from '../helpers/h2-client.ts'
 import { buildRpc } from '../helpers/mcp-client.ts'
 
-if (!hasOpenssl()) {
-  t.plan(0, OPENSSL_MISSING)
-  process.exit(0)
-}
-
-const BACKEND = fileURLToPath(new URL('../fixtures/sdk-http-backend.ts', import.meta.url))
-const ca = createTestCa(t)
-const server = ca.issue('gateway')
-const alpha = await startFixture(t, BACKEND, ['--name', 'alpha'])
-const backends = [{ name: 'a', transport: 'http', url: alpha.url, namespace: 'a' }]
-const tlsGateway = await startGateway(t, { backends, maxBodyBytes: 2048, limits: { callsPerClient: 100 }, tls: { certFile: server.certFile, keyFile: server.keyFile } })
+const { ca, tls, alpha, backends } = await startTlsBench(t)
+const tlsGateway = await startGateway(t, { backends, maxBodyBytes: 2048, limits: { callsPerClient: 100 }, tls })
 const h2cGateway = await startGateway(t, { backends, http2: 'h2c' })
 // Connection-specific headers are forbidden on h2 (RFC 9113 §8.2.2).
 const CONNECTION_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']

@@ -6,27 +6,15 @@ import { execFile, spawnSync } from 'node:child_process'
 import { promisify } from 'node:util'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { buildConnector, type Agent } from 'undici'
-import { startFixture } from '../helpers/backend-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
-import { createTestCa, hasOpenssl, OPENSSL_MISSING } from '../helpers/test-pki.ts'
+import { createTestCa, startTlsBench } from '../helpers/test-pki.ts'
 import { buildRpc, connectClient, createRawClient } from '../helpers/mcp-client.ts'
 import { build } from '../../src/app.ts'
 import { validateConfig } from '../../src/config/schema.ts'
 import type { GatewayConfig } from '../../src/config/types.ts'
 
-if (!hasOpenssl()) {
-  t.plan(0, OPENSSL_MISSING)
-  process.exit(0)
-}
-
-const BACKEND = fileURLToPath(new URL('../fixtures/sdk-http-backend.ts', import.meta.url))
-const ca = createTestCa(t)
-const server = ca.issue('gateway')
-const alpha = await startFixture(t, BACKEND, ['--name', 'alpha'])
-const backends = [{ name: 'a', transport: 'http', url: alpha.url, namespace: 'a' }]
-const tls = { certFile: server.certFile, keyFile: server.keyFile }
+const { ca, server, tls, backends } = await startTlsBench(t)
 const gateway = await startGateway(t, { backends, tls })
 const ECHO = { name: 'a__echo', arguments: { text: 'hi' } }
 
