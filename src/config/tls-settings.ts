@@ -34,7 +34,7 @@ const BACKEND_TLS = {
 // Last entries of an HTTP backend.
 export const BACKEND_TLS_SETTINGS = {
   tls: { type: 'object', optional: true, settings: BACKEND_TLS, doc: 'how the backend\'s https:// certificate is checked' },
-  http2: { type: 'boolean', default: false, doc: 'offer h2 by ALPN to an https:// backend (undici allowH2); off: HTTP/1.1' },
+  http2: { type: 'boolean', default: true, doc: 'offer h2 by ALPN to an https:// backend (undici allowH2, its default); false: HTTP/1.1 only' },
 } as const satisfies Settings
 
 // Across settings: h2c has no TLS; a CA for client certificates is only used with requestClientCert.

@@ -1,7 +1,8 @@
 // How the gateway connects to an HTTP backend (README "HTTPS and HTTP/2"): for an https:// URL,
 // the certificate checked against the system's CAs or the backend's own `tls.caFile`, under the
 // URL's host name or `tls.serverName`, never unchecked unless `tls.rejectUnauthorized` is false;
-// and h2 offered by ALPN when `http2` is on (undici allowH2; HTTP/1.1 when the backend declines).
+// and h2 offered by ALPN unless `http2` is false (undici allowH2, on by default since undici 8;
+// HTTP/1.1 when the backend declines).
 // The same options serve every undici dispatcher the backend uses (calls, listens, legacy GET).
 import { readFileSync } from 'node:fs'
 import type { HttpBackendConfig } from '../../config/types.ts'
@@ -29,5 +30,5 @@ export function backendConnectOptions(config: HttpBackendConfig): BackendConnect
     ...(tls.caFile === undefined ? {} : { ca: readCa(config, tls.caFile) }),
     ...(tls.serverName === undefined ? {} : { servername: tls.serverName }),
   }
-  return config.http2 ? { connect, allowH2: true } : { connect }
+  return { connect, allowH2: config.http2 }
 }

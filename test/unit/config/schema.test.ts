@@ -40,7 +40,7 @@ t.test('backend defaults', async (t) => {
   t.ok(result.ok, 'valid')
   if (!result.ok) return
   t.same(result.config.backends[0], {
-    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 16 * 1024 * 1024, downAfterFailures: 3, http2: false,
+    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 16 * 1024 * 1024, downAfterFailures: 3, http2: true,
   }, 'http backend → namespace "", no headers, 60 s timeout, 64 connections')
   t.same(result.config.backends[1], {
     name: 'files', transport: 'stdio', command: '/usr/bin/node', args: ['server.js'], env: {}, envFiles: {}, namespace: '', timeoutMs: 60_000, maxLineBytes: 4 * 1024 * 1024, concurrency: 64,
