@@ -4,10 +4,12 @@
 // HTTP/1.1; many streams share one connection.
 import t from 'tap'
 import { constants } from 'node:http2'
+import { once } from 'node:events'
 import { startGateway } from '../helpers/start-gateway.ts'
 import { startTlsBench } from '../helpers/test-pki.ts'
 import { connectH2, readBody, readEvents, requestH2, rpcH2 } from '../helpers/h2-client.ts'
-import { buildRpc } from '../helpers/mcp-client.ts'
+import { buildRpc, createRawClient } from '../helpers/mcp-client.ts'
+import { openRawSession, sessionHeaders } from '../helpers/legacy-client.ts'
 
 const { ca, tls, alpha, backends } = await startTlsBench(t)
 const tlsGateway = await startGateway(t, { backends, maxBodyBytes: 2048, limits: { callsPerClient: 100 }, tls })
@@ -93,5 +95,28 @@ t.test('h2c refuses nothing it should serve: GET /livez over h2c', async (t) => 
   const reply = await requestH2(session, { ':method': 'GET', ':path': '/livez' })
   t.equal(reply.status, 200)
   await readBody(reply)
+  session.close()
+})
+
+t.test('h2, 2025-11-25 session: the GET stream, reset by the client, frees its place; DELETE ends the session', async (t) => {
+  const raw = createRawClient(t, tlsGateway.url, { agent: { connect: { ca: ca.cert }, allowH2: true } })
+  const { sessionId } = await openRawSession(raw)
+  const session = await connectH2(t, tlsGateway.origin, ca.cert)
+  const get = { ':method': 'GET', accept: 'text/event-stream', ...sessionHeaders(sessionId) }
+  const first = await requestH2(session, get)
+  t.equal(first.status, 200, 'the GET stream opens')
+  t.equal(first.headers['content-type'], 'text/event-stream')
+  const second = await requestH2(session, get)
+  t.equal(second.status, 409, 'one GET stream per session')
+  await readBody(second)
+  first.stream.close(constants.NGHTTP2_CANCEL)
+  await once(first.stream, 'close')
+  // Frames arrive in order: the gateway sees the reset before the next request on the connection.
+  const again = await requestH2(session, get)
+  t.equal(again.status, 200, 'after the reset → a new GET stream')
+  again.stream.close(constants.NGHTTP2_CANCEL)
+  const ended = await requestH2(session, { ':method': 'DELETE', ...sessionHeaders(sessionId) })
+  t.equal(ended.status, 204, 'DELETE → 204')
+  await readBody(ended)
   session.close()
 })
