@@ -7,7 +7,7 @@ import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { ClientHttp2Session } from 'node:http2'
 import type { TLSSocket } from 'node:tls'
-import { startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
+import { spawnGateway, startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
 import { startGateway } from '../helpers/start-gateway.ts'
 import { startTlsBench, type Issued } from '../helpers/test-pki.ts'
 import { connectH2, readBody, rpcH2 } from '../helpers/h2-client.ts'
@@ -87,4 +87,10 @@ t.test('certificate files rewritten in place → reloaded by the watcher', async
   await echoes(t, before)
   before.close()
   after.close()
+})
+
+t.test('a certificate and a key that do not match, at start → exit 2 with the problem on stderr', async (t) => {
+  const gateway = spawnGateway(t, writeConfig({ backends, tls: { certFile: server.certFile, keyFile: next.keyFile } }))
+  t.equal(await gateway.exited, 2, 'exit code 2 (configuration)')
+  t.match(gateway.lines.join('\n'), /invalid configuration:[\s\S]*tls\.keyFile: .*gateway-next\.key is not the key of .*gateway\.pem/)
 })
