@@ -26,6 +26,20 @@ declare module 'fastify' {
   }
 }
 
+const FILE_CHANGE = 'file change'
+
+// A directory that cannot be watched (permissions, no inotify left) leaves SIGHUP: logged, not fatal.
+function watchDirectory(dir: string, onChange: () => void, log: { warn(obj: object, msg: string): void }): FSWatcher[] {
+  try {
+    const watcher = watch(dir, { persistent: false }, onChange)
+    watcher.on('error', (err) => log.warn({ err, dir }, 'tls file watch failed; SIGHUP still reloads'))
+    return [watcher]
+  } catch (err) {
+    log.warn({ err, dir }, 'tls files cannot be watched; SIGHUP reloads them')
+    return []
+  }
+}
+
 function sameFiles(a: CertificateFiles, b: CertificateFiles): boolean {
   return a.cert === b.cert && a.key === b.key && a.ca === b.ca
 }
@@ -41,7 +55,11 @@ export default fp<TlsReloadOptions>(async function tlsReloadPlugin(app, { tls })
       app.log.error({ reason, problems }, 'tls reload refused; the current certificate stays')
       return false
     }
-    if (sameFiles(current, next)) return false
+    if (sameFiles(current, next)) {
+      // An operator's SIGHUP gets an answer; a change elsewhere in a watched directory does not.
+      if (reason !== FILE_CHANGE) app.log.info({ reason, certFile: tls.certFile }, 'tls certificate unchanged')
+      return false
+    }
     ;(app.server as unknown as TlsServer).setSecureContext(secureContextOf(next, tls))
     current = next
     app.log.info({ reason, certFile: tls.certFile }, 'tls certificate reloaded')
@@ -51,11 +69,10 @@ export default fp<TlsReloadOptions>(async function tlsReloadPlugin(app, { tls })
   let timer: NodeJS.Timeout | undefined
   const onChange = (): void => {
     clearTimeout(timer)
-    timer = setTimeout(() => reload('file change'), TLS_RELOAD_DEBOUNCE_MS).unref()
+    timer = setTimeout(() => reload(FILE_CHANGE), TLS_RELOAD_DEBOUNCE_MS).unref()
   }
   const files = [tls.certFile, tls.keyFile, ...(tls.caFile === undefined ? [] : [tls.caFile])]
-  const watchers: FSWatcher[] = [...new Set(files.map((file) => dirname(file)))].map((dir) => watch(dir, { persistent: false }, onChange))
-  for (const watcher of watchers) watcher.on('error', (err) => app.log.warn({ err }, 'tls file watch failed; SIGHUP still reloads'))
+  const watchers = [...new Set(files.map((file) => dirname(file)))].flatMap((dir) => watchDirectory(dir, onChange, app.log))
   app.addHook('onClose', async () => {
     clearTimeout(timer)
     for (const watcher of watchers) watcher.close()
