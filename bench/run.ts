@@ -24,12 +24,13 @@ import { runToolsCallJwt } from './scenarios/s7-tools-call-jwt.ts'
 import { runNoisyNeighbour } from './scenarios/s8-noisy-neighbour.ts'
 import { runLegacySession } from './scenarios/s9-legacy-session.ts'
 import { runToolsCallTraced } from './scenarios/s10-tools-call-traced.ts'
+import { runToolsCallTls } from './scenarios/s11-tools-call-tls.ts'
 
 const WATCHDOG_MS = 9 * 60_000
 
 const SCENARIOS: readonly ((ctx: BenchContext) => Promise<ScenarioReport>)[] = [
   runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt, runNoisyNeighbour, runLegacySession,
-  runToolsCallTraced,
+  runToolsCallTraced, runToolsCallTls,
 ]
 
 async function runScenario(ctx: BenchContext, id: number): Promise<ScenarioOutcome> {

@@ -1,5 +1,5 @@
 // build(config) → FastifyInstance: registers plugins, then routes. Never listens.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { pino, type Logger } from 'pino'
 import cors from '@fastify/cors'
 import type { GatewayConfig } from './config/types.ts'
@@ -27,6 +27,8 @@ import { requestId } from './front/request-id.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { trackSilentConnections } from './front/silent-connections.ts'
 import { LogBatch } from './observability/log-batch.ts'
+import { frontServerOptions } from './front/tls.ts'
+import tlsReloadPlugin from '../plugins/tls-reload.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -112,10 +114,15 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     requestIdHeader: false,
     // Connections idle after a request; those that never sent one: trackSilentConnections below.
     forceCloseConnections: 'idle',
-  })
+    // HTTPS, h2 by ALPN or h2c (src/front/tls.ts); X-Forwarded-Host/-Proto/-For believed only
+    // behind a proxy (`trustProxy`): the Host guard then checks the host the client asked for.
+    ...frontServerOptions(config),
+    trustProxy: config.trustProxy,
+  } as FastifyServerOptions) as unknown as FastifyInstance
   app.decorate('flushLogs', () => own?.flush())
   if (own) app.addHook('onClose', async () => own.release())
   app.decorate('accessLog', { trustProxy: config.trustProxy })
+  if (config.tls) await app.register(tlsReloadPlugin, { tls: config.tls })
   // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()

@@ -7,17 +7,23 @@ import { logStartup } from './lifecycle/startup.ts'
 
 async function main(): Promise<void> {
   let config
+  let app
   const load = () => loadConfig({ argv: process.argv.slice(2), env: process.env })
   try {
     config = load()
+    // A certificate that cannot be served is a ConfigError too.
+    app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version) })
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`mcp-gateway: ${err.message}\n`)
     process.exit(2)
   }
-  const app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version) })
-  // README "Reload without restart" (src/lifecycle/reload.ts; other reloadable parts hook in there).
-  process.on('SIGHUP', () => void app.reloader.request('SIGHUP'))
+  // README "Reload without restart" (src/lifecycle/reload.ts) and the certificates (plugins/tls-reload.ts).
+  const tls = config.tls !== undefined
+  process.on('SIGHUP', () => {
+    void app.reloader.request('SIGHUP')
+    if (tls) app.reloadTls('SIGHUP')
+  })
   await app.listen({ host: config.host, port: config.port })
   void logStartup(app, `${app.listeningOrigin}${MCP_ENDPOINT}`).catch((err: unknown) => app.log.error({ err }, 'start-up summary failed'))
   let closing = false

@@ -10,7 +10,7 @@ import { createChildEnv, describeReason, elapsedMs, type BenchContext, type Targ
 const START_TIMEOUT_MS = 20_000
 const READY_POLL_MS = 5
 export const GATEWAY_MISSING = 'src/server.ts missing'
-const LISTENING_PATTERN = /Server listening at (http:\/\/\S+)/
+const LISTENING_PATTERN = /Server listening at (https?:\/\/\S+)/
 
 export type BackendEntry = Record<string, unknown>
 
@@ -20,6 +20,8 @@ export interface GatewayOptions {
   settings?: Record<string, unknown>
   // Extra environment (e.g. OTEL_EXPORTER_OTLP_ENDPOINT).
   env?: Record<string, string>
+  // The CA of its certificate, when it serves HTTPS (settings.tls).
+  ca?: string
 }
 
 export function matchGatewayListening(line: string): string | undefined {
@@ -42,8 +44,8 @@ export function createStdioEntry(ctx: BenchContext, name: string, namespace = ''
   return { name, transport: 'stdio', command: ctx.nodePath, args: [script], env: { BENCH_REPORT_PORT: String(ctx.reports.port) }, namespace }
 }
 
-async function waitForReadyz(origin: string, deadlineNs: bigint): Promise<void> {
-  const client = new Client(origin)
+async function waitForReadyz(origin: string, deadlineNs: bigint, ca?: string): Promise<void> {
+  const client = new Client(origin, ca === undefined ? {} : { connect: { ca } })
   try {
     while (process.hrtime.bigint() < deadlineNs) {
       const res = await client.request({ path: '/readyz', method: 'GET' })
@@ -89,7 +91,7 @@ export async function startGateway(ctx: BenchContext, options: GatewayOptions): 
     })
     const base = assertLoopbackUrl(ready)
     assertLoopbackListener(Number(base.port))
-    await waitForReadyz(base.origin, deadlineNs).catch(async (err: unknown) => {
+    await waitForReadyz(base.origin, deadlineNs, options.ca).catch(async (err: unknown) => {
       await handle.stop()
       throw err
     })

@@ -13,6 +13,8 @@ export interface LoadTarget {
   slot: TargetSlot
   // Prepares per-target state (e.g. a legacy session) and returns the request factory.
   prepare(pool: Pool, target: Target): Promise<() => OutgoingRequest>
+  // More options for the client pool (a CA to trust, allowH2).
+  poolOptions?: Pool.Options
 }
 
 export interface LoadPlan {
@@ -94,7 +96,7 @@ async function prepareTarget(entry: LoadTarget, plan: LoadPlan): Promise<Running
   const measure = createMeasure(entry.slot)
   if (!measure.target) return measure
   const pool = new Pool(measure.target.url.origin, {
-    connections: plan.connections, pipelining: 1, bodyTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS
+    connections: plan.connections, pipelining: 1, bodyTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, ...entry.poolOptions
   })
   try {
     return { measure, pool, next: await entry.prepare(pool, measure.target), latencyParts: [], events: [] }

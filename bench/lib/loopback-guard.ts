@@ -14,7 +14,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 export function assertLoopbackUrl(text: string): URL {
   const url = new URL(text)
-  if (url.protocol !== 'http:' || !isLoopbackHost(url.hostname)) {
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !isLoopbackHost(url.hostname)) {
     throw new Error(`refusing non-loopback target ${text}`)
   }
   return url

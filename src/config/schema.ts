@@ -11,6 +11,7 @@ import { MIN_SECRET_BYTES } from '../routing/seal.ts'
 import type { Settings } from './setting-types.ts'
 import { AUTH_GATEWAY_SETTINGS, BACKEND_AUTH_SETTING } from '../auth/auth-schema.ts'
 import { checkAuthSettings } from '../auth/auth-config.ts'
+import { BACKEND_TLS_SETTINGS, checkTlsSettings, FRONT_TLS_SETTINGS } from './tls-settings.ts'
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
 
@@ -37,6 +38,7 @@ const HTTP_BACKEND = {
     type: 'integer', default: 3, min: 1, max: 1000,
     doc: 'down after this many different clients\' requests failed to connect in a row (one client counts once; a failed probe is down at once)',
   },
+  ...BACKEND_TLS_SETTINGS,
 } as const satisfies Settings
 
 const STDIO_BACKEND = {
@@ -158,6 +160,7 @@ export const GATEWAY_SETTINGS = {
     type: 'string', default: '', env: 'MCP_GATEWAY_ADMIN_TOKEN', envFile: true, minBytes: 16, secret: true,
     doc: 'bearer token of POST /admin/reload (re-reads the config file, as SIGHUP does); "" = no admin endpoint',
   },
+  ...FRONT_TLS_SETTINGS,
 } as const satisfies Settings
 
 // A floor no configuration can reach would keep /readyz at 503 forever.
@@ -176,6 +179,7 @@ export function validateConfig(raw: unknown): ConfigResult {
   // Rules across settings (derived defaults, auth needed by policy …), listed with the rest.
   checkAuthSettings(config as Partial<GatewayConfig>, report)
   checkMinBackendsUp(config as Partial<GatewayConfig>, report)
+  checkTlsSettings(config as Pick<GatewayConfig, 'tls' | 'http2'>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

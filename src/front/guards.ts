@@ -12,6 +12,9 @@ import { isHostAllowed, isOriginAllowed } from '../protocol/origin.ts'
 export interface GuardRequest {
   readonly method: string
   readonly headers: IncomingHttpHeaders
+  // The host the client asked for (Fastify's request.host): Host, or `:authority` on HTTP/2, or
+  // X-Forwarded-Host behind a trusted proxy (`trustProxy`); absent: the Host header.
+  readonly host?: string
 }
 
 export type GuardVerdict = GatewayError | undefined
@@ -25,10 +28,10 @@ export interface FrontGuardOptions {
   maxBodyBytes: number
 }
 
-// SEC-1 (DNS rebinding): the Host header must be in the allow-list.
+// SEC-1 (DNS rebinding): the host the client asked for must be in the allow-list.
 export function hostGuard(allowedHosts: readonly string[]): Guard {
   const refusal = 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN'
-  return (request) => (isHostAllowed(allowedHosts, request.headers.host) ? undefined : new GatewayError(refusal))
+  return (request) => (isHostAllowed(allowedHosts, request.host || request.headers.host) ? undefined : new GatewayError(refusal))
 }
 
 // SEC-2: a browser's Origin must be in the allow-list; no Origin (a non-browser client) passes.

@@ -138,7 +138,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const request: JsonRpcRequest = valid.request
   const controller = new AbortController()
   const onClose = (): void => {
-    if (!post.res.writableFinished) controller.abort() // CANCEL-1, CANCEL-11
+    if (!post.res.writableEnded) controller.abort() // CANCEL-1, CANCEL-11 (h2 too: front/http2-response.ts)
   }
   post.res.on('close', onClose)
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }

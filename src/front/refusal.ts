@@ -22,6 +22,9 @@ export function refuse(reply: FastifyReply, error: GatewayError): void {
   const body = JSON.stringify(errorBody(undefined, error))
   reply.code(status).header('content-type', 'application/json; charset=utf-8')
   if (error.code === 'MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED') reply.header('allow', ALLOWED_METHODS)
+  // Fastify asks to close the connection after a body it refused; h2 has no such header (RFC 9113
+  // §8.2.2: a stream ends alone), and Node would drop it with a warning.
+  if (reply.request.raw.httpVersionMajor === 2) reply.removeHeader('connection')
   void reply.send(body)
   const outcome = status >= 500 ? OUTCOME.error : OUTCOME.rejected
   const { request } = reply

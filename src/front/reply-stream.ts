@@ -3,6 +3,7 @@
 // honour backpressure (write() false → wait for 'drain'); nothing is written after the client left.
 import type { ServerResponse } from 'node:http'
 import { encodeSseEvent } from '../protocol/sse.ts'
+import { isResponseClosed } from './http2-response.ts'
 
 export const SSE_HEADERS = {
   'content-type': 'text/event-stream',
@@ -39,7 +40,7 @@ export class ReplyStream {
 
   // The client is gone (CANCEL-1): nothing more may be written.
   get gone(): boolean {
-    return this.#res.destroyed || this.#ended
+    return this.#ended || isResponseClosed(this.#res)
   }
 
   openStream(): void {

@@ -25,7 +25,8 @@ export async function drain(app: FastifyInstance, options: DrainOptions): Promis
   app.log.info({ inFlight: app.lifecycle.inFlight.size }, 'shutting down: no longer accepting connections; in-flight requests may finish')
   // Keep-alive connections that go idle once their request finishes are closed too, or a client
   // holding one open would stall the drain until the deadline.
-  const idleCloser = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS)
+  // An HTTP/2 server has no closeIdleConnections: its sessions get GOAWAY from close() itself.
+  const idleCloser = setInterval(() => app.server.closeIdleConnections?.(), IDLE_SWEEP_MS)
   idleCloser.unref()
   const closed = app.close().then(() => undefined, (err: unknown) => err)
   const finished = await within(closed, options.shutdownTimeoutMs)

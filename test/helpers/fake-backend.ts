@@ -83,6 +83,6 @@ export function createFakeBackend(name: string, options: FakeBackendOptions = {}
 export function entryOf(backend: Backend): BackendEntry {
   return {
     backend,
-    config: { name: backend.name, namespace: '', timeoutMs: 10_000, transport: 'http', url: `http://${backend.name}.invalid/mcp`, headers: {}, connections: 1, maxReplyBytes: 1024 * 1024, downAfterFailures: 3 },
+    config: { name: backend.name, namespace: '', timeoutMs: 10_000, transport: 'http', url: `http://${backend.name}.invalid/mcp`, headers: {}, connections: 1, maxReplyBytes: 1024 * 1024, downAfterFailures: 3, http2: true },
   }
 }

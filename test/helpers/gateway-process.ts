@@ -70,7 +70,7 @@ export async function startGatewayProcess(t: TeardownHost, configPath: string, e
 }
 
 async function listening(started: Omit<GatewayProcess, 'url'>): Promise<GatewayProcess> {
-  const line = await started.waitForLine(/Server listening at http:\/\/127\.0\.0\.1:\d+/)
-  const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
+  const line = await started.waitForLine(/Server listening at https?:\/\/127\.0\.0\.1:\d+/)
+  const origin = /(https?:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
   return { ...started, url: `${origin}/mcp` }
 }

@@ -170,8 +170,9 @@ export class RawMcpClient {
 // `localAddress` binds its connections to that source address (127.0.0.2 …): to the gateway, a
 // different client (limits are per client address until authentication is on). undici takes it as
 // the pool's `localAddress`: `connect: { localAddress }` is overridden by the pool's own (none).
-export function createRawClient(t: TeardownHost, url: string, options: { localAddress?: string } = {}): RawMcpClient {
-  const agent = new Agent({ keepAliveTimeout: 1_000, localAddress: options.localAddress })
+// `agent`: more pool options (a CA to trust, allowH2) for an https:// gateway.
+export function createRawClient(t: TeardownHost, url: string, options: { localAddress?: string; agent?: Agent.Options } = {}): RawMcpClient {
+  const agent = new Agent({ keepAliveTimeout: 1_000, localAddress: options.localAddress, ...options.agent })
   t.teardown(() => agent.destroy())
   return new RawMcpClient(url, agent)
 }
@@ -181,8 +182,8 @@ export function createRawClient(t: TeardownHost, url: string, options: { localAd
 // aborted call can leave a connected socket that never sends a request; the gateway's
 // server.close() cannot treat such a connection as idle and waits for its headers timeout, so a
 // test file's teardown would stall for a minute (and a socket would outlive the test).
-export async function connectClient(t: TeardownHost, url: string, name = 'gateway-tests'): Promise<Client> {
-  const agent = new Agent({ keepAliveTimeout: 1_000 })
+export async function connectClient(t: TeardownHost, url: string, name = 'gateway-tests', agentOptions: Agent.Options = {}): Promise<Client> {
+  const agent = new Agent({ keepAliveTimeout: 1_000, ...agentOptions })
   const fetch = ((input: string | URL, init?: RequestInit) => undiciFetch(input, { ...init, dispatcher: agent } as Parameters<typeof undiciFetch>[1])) as unknown as typeof globalThis.fetch
   const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: { pin: PROTOCOL_VERSION } } })
   t.teardown(() => agent.destroy())

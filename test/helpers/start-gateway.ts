@@ -18,7 +18,7 @@ export interface LogTap {
 
 export interface StartedGateway {
   app: FastifyInstance
-  url: string // http://127.0.0.1:PORT/mcp
+  url: string // http://127.0.0.1:PORT/mcp (https:// with tls)
   origin: string // http://127.0.0.1:PORT
   config: GatewayConfig
   // Present when started with { logs: true }.
@@ -44,7 +44,7 @@ export async function startGateway(t: Test, raw: Record<string, unknown> = {}, o
   await app.listen({ host: '127.0.0.1', port: options.port ?? 0 })
   const address = app.server.address()
   if (address === null || typeof address === 'string') throw new Error('no address')
-  const origin = `http://127.0.0.1:${address.port}`
+  const origin = `${result.config.tls ? 'https' : 'http'}://127.0.0.1:${address.port}`
   if (options.waitReady !== false) await waitReady(app)
   return { app, url: `${origin}/mcp`, origin, config: result.config, logs: tap?.logs }
 }

@@ -53,7 +53,7 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
   const { res } = call.post
   // CANCEL-1/11 (brief: a legacy disconnect cancels too, since nothing could be delivered later).
   const onClose = (): void => {
-    if (!res.writableFinished) controller.abort('client disconnected')
+    if (!res.writableEnded) controller.abort('client disconnected') // h2 too: front/http2-response.ts
   }
   res.once('close', onClose)
   // LEGACY-13: notifications/cancelled naming this request, from any POST of the session.

@@ -13,6 +13,7 @@ import type { LogLevel } from '../../protocol/meta.ts'
 import { canSubscribeResources, listChangeOf } from '../../protocol/subscriptions.ts'
 import type { ListenHub } from '../../routing/listen-hub.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
+import { isResponseClosed } from '../http2-response.ts'
 import type { KeepAliveTicker } from '../keep-alive.ts'
 import { isDeliverable } from '../notifications.ts'
 import type { ReplyStream } from '../reply-stream.ts'
@@ -41,7 +42,7 @@ class OpenStream {
   route(hub: ListenHub, uris: readonly string[]): Promise<void> {
     this.#routing = this.#routing.then(async () => {
       const routes = uris.length === 0 ? [] : await hub.routeResources(uris)
-      if (this.res.destroyed) return
+      if (isResponseClosed(this.res)) return
       const client = {
         wants: (n: JsonRpcNotification) => listChangeOf(n.method) !== undefined || isDeliverable(n, { progressToken: undefined, logLevel: this.logLevel }),
         deliver: (n: JsonRpcNotification) => this.stream.notify(toLegacyNotification(n)),

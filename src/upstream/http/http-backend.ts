@@ -18,6 +18,7 @@ import type { ReplyBudget } from '../shared/reply-budget.ts'
 import { CallSignal } from '../shared/call-signal.ts'
 import { Reprober } from '../shared/reprober.ts'
 import { toBackendError } from './http-errors.ts'
+import { backendConnectOptions, type BackendConnectOptions } from './backend-tls.ts'
 import { headerValue, readReply } from './http-reply.ts'
 import { requestLegacy } from './legacy-call.ts'
 import { LegacyListens } from './legacy-listen.ts'
@@ -71,6 +72,7 @@ export class HttpBackend implements Backend {
   readonly #staticHeaders: Readonly<Record<string, string>>
   // A request that failed to connect fails alone; down takes more (shared/failure-probe.ts).
   readonly #failures: FailureProbe
+  readonly #connect: BackendConnectOptions
 
   constructor(config: HttpBackendConfig, deps: HttpBackendDeps) {
     this.name = config.name
@@ -83,9 +85,10 @@ export class HttpBackend implements Backend {
     this.#origin = url.origin
     // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
     const timers = { headersTimeout: 0, bodyTimeout: 0 }
+    this.#connect = backendConnectOptions(config) // https: CA, server name; h2 by ALPN
     // A backend's reply is bounded, so a runaway one cannot exhaust the gateway's memory.
-    this.#pool = new Pool(url.origin, { connections: config.connections + CONTROL_CONNECTIONS, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers })
-    this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers })
+    this.#pool = new Pool(url.origin, { connections: config.connections + CONTROL_CONNECTIONS, pipelining: 1, maxResponseSize: config.maxReplyBytes, ...timers, ...this.#connect })
+    this.#listenPool = new Pool(url.origin, { pipelining: 1, ...timers, ...this.#connect })
     this.#reprober = new Reprober(() => this.#probe())
     this.#state = new BackendState({
       name: config.name, transport: 'http', logger: deps.logger, initialReason: 'not probed yet', downAfterFailures: config.downAfterFailures,
@@ -290,7 +293,7 @@ export class HttpBackend implements Backend {
     })
     await session.open()
     const listens = new LegacyListens({
-      backend: this.name, origin: this.#origin, path: this.#path, session, logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS,
+      backend: this.name, origin: this.#origin, connect: this.#connect, path: this.#path, session, logger: this.#deps.logger, maxEventChars: MAX_EVENT_CHARS,
       call: (method, params) => this.#requestLegacy(session, { method, params, signal: new AbortController().signal }),
     })
     this.#legacy = { session, listens }

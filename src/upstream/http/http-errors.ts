@@ -7,6 +7,16 @@ const UNREACHABLE_CODES = new Set([
   'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
 ])
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+// A TLS handshake that failed (a certificate not trusted, expired or for another name; TLS spoken
+// to a plain port) is a connection that could not be made, not a bad reply (backend-tls.ts).
+const TLS_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN', 'CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID', 'CERT_REVOKED', 'CERT_UNTRUSTED', 'CERT_SIGNATURE_FAILURE',
+])
+
+function isUnreachable(code: string): boolean {
+  return UNREACHABLE_CODES.has(code) || TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_')
+}
 
 function errorCode(err: unknown): string | undefined {
   let current: unknown = err
@@ -25,7 +35,7 @@ function classify(err: unknown, state: { aborted: boolean; timedOut: boolean }):
   if (err instanceof BadReplyError) return 'bad_reply'
   const code = errorCode(err)
   if (code !== undefined && TIMEOUT_CODES.has(code)) return 'timeout'
-  if (code !== undefined && UNREACHABLE_CODES.has(code)) return 'unreachable'
+  if (code !== undefined && isUnreachable(code)) return 'unreachable'
   return 'bad_reply'
 }
 

@@ -13,10 +13,13 @@ import { headerValue, isServerRequest } from './http-reply.ts'
 import type { LegacySession } from './legacy-session.ts'
 import { isEventStream, readSse } from './reply-reader.ts'
 import { isWantedByFilter, subscribedUris } from '../../protocol/subscriptions.ts'
+import type { BackendConnectOptions } from './backend-tls.ts'
 
 export interface LegacyListensOptions {
   backend: string
   origin: string
+  // The backend's TLS and h2 options (backend-tls.ts), for its GET stream's own connection.
+  connect: BackendConnectOptions
   path: string
   session: LegacySession
   logger: Logger
@@ -98,8 +101,8 @@ export class LegacyListens {
   }
 
   async #run(signal: AbortSignal): Promise<string> {
-    const { origin, path, session, maxEventChars } = this.#options
-    const client = new Client(origin)
+    const { origin, connect, path, session, maxEventChars } = this.#options
+    const client = new Client(origin, connect)
     try {
       const headers = session.headers({ accept: 'text/event-stream' })
       const response = await client.request({ path, method: 'GET', headers, signal })

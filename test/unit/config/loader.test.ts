@@ -149,6 +149,8 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_AUTH_ISSUER', 'auth.issuer'], ['MCP_GATEWAY_AUTH_JWKS_URI', 'auth.jwksUri'], ['MCP_GATEWAY_AUTH_REQUIRED_SCOPES', 'auth.requiredScopes'],
     ['MCP_GATEWAY_TOOL_LABEL_LIMIT', 'toolLabelLimit'], ['MCP_GATEWAY_MIN_BACKENDS_UP', 'minBackendsUp'], ['MCP_GATEWAY_DRAIN_DELAY_MS', 'drainDelayMs'],
     ['MCP_GATEWAY_ADMIN_TOKEN', 'adminToken'], ['MCP_GATEWAY_ADMIN_TOKEN_FILE', 'adminToken'],
+    ['MCP_GATEWAY_TLS_CERT_FILE', 'tls.certFile'], ['MCP_GATEWAY_TLS_KEY_FILE', 'tls.keyFile'], ['MCP_GATEWAY_TLS_CA_FILE', 'tls.caFile'],
+    ['MCP_GATEWAY_HTTP2', 'http2'],
   ]
   t.same([...ENV_SETTINGS].map(([name, { path }]) => [name, path.join('.')]), expected)
 })

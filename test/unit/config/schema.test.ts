@@ -33,6 +33,7 @@ t.test('{} → every default', async (t) => {
     toolLabelLimit: 500,
     drainDelayMs: 5_000,
     adminToken: '',
+    http2: 'alpn',
   })
   t.same(DEFAULTS, result.config, 'DEFAULTS → the same values (derived from the schema)')
 })
@@ -42,7 +43,7 @@ t.test('backend defaults', async (t) => {
   t.ok(result.ok, 'valid')
   if (!result.ok) return
   t.same(result.config.backends[0], {
-    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 16 * 1024 * 1024, downAfterFailures: 3,
+    name: 'x', transport: 'http', url: 'https://x.example/mcp', namespace: '', headers: {}, timeoutMs: 60_000, connections: 64, maxReplyBytes: 16 * 1024 * 1024, downAfterFailures: 3, http2: true,
   }, 'http backend → namespace "", no headers, 60 s timeout, 64 connections')
   t.same(result.config.backends[1], {
     name: 'files', transport: 'stdio', command: '/usr/bin/node', args: ['server.js'], env: {}, envFiles: {}, namespace: '', timeoutMs: 60_000, maxLineBytes: 4 * 1024 * 1024, concurrency: 64,
@@ -146,4 +147,25 @@ t.test('minBackendsUp above the number of backends → refused (/readyz could ne
   t.notOk(result.ok)
   if (!result.ok) t.same(result.errors, ['minBackendsUp: must be at most the number of backends (1), got 2'])
   t.ok(validateConfig({ minBackendsUp: 1, backends: [{ ...STDIO }] }).ok, 'equal to the count is fine')
+})
+
+t.test('tls and http2 → defaults and the rules across them', async (t) => {
+  const TLS = { certFile: '/c.pem', keyFile: '/k.pem' }
+  const ok = validateConfig({ tls: TLS, backends: [{ name: 'x', transport: 'http', url: 'https://x/mcp', tls: {} }] })
+  t.ok(ok.ok, 'tls with two files → valid')
+  if (ok.ok) {
+    t.same(ok.config.tls, { ...TLS, requestClientCert: false, minVersion: 'TLSv1.2' }, 'front tls → TLSv1.2, no client certificate')
+    t.same((ok.config.backends[0] as { tls?: unknown }).tls, { rejectUnauthorized: true }, 'backend tls → certificates checked (never off by default)')
+  }
+  const cases: Array<[string, Record<string, unknown>, RegExp]> = [
+    ['tls without keyFile', { tls: { certFile: '/c.pem' } }, /^tls\.keyFile: /],
+    ['tls with h2c', { tls: TLS, http2: 'h2c' }, /^http2: "h2c" is cleartext/],
+    ['requestClientCert without caFile', { tls: { ...TLS, requestClientCert: true } }, /^tls\.caFile: required with requestClientCert/],
+    ['minVersion TLSv1.1', { tls: { ...TLS, minVersion: 'TLSv1.1' } }, /^tls\.minVersion: /],
+    ['http2 "yes"', { http2: 'yes' }, /^http2: /],
+  ]
+  for (const [name, raw, expected] of cases) {
+    const result = validateConfig(raw)
+    t.match(result.ok ? [] : result.errors, [expected], `${name} → ${expected}`)
+  }
 })

@@ -61,6 +61,8 @@ interface HttpContract {
   readonly maxReplyBytes: number
   readonly downAfterFailures: number
   readonly auth?: BackendAuthContract
+  readonly tls?: { readonly caFile?: string; readonly serverName?: string; readonly rejectUnauthorized: boolean }
+  readonly http2: boolean
 }
 
 interface StdioContract {
@@ -114,6 +116,14 @@ interface GatewayContract {
   readonly minBackendsUp?: number
   readonly drainDelayMs: number
   readonly adminToken: string
+  readonly tls?: {
+    readonly certFile: string
+    readonly keyFile: string
+    readonly caFile?: string
+    readonly requestClientCert: boolean
+    readonly minVersion: string
+  }
+  readonly http2: string
 }
 
 const TYPES_MATCH: [Equal<HttpBackendConfig, HttpContract>, Equal<StdioBackendConfig, StdioContract>, Equal<GatewayConfig, GatewayContract>] = [true, true, true]
@@ -131,9 +141,9 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   })
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
-    ['gateway', result.config, ['adminToken', 'allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
+    ['gateway', result.config, ['adminToken', 'allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'http2', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
       'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'toolLabelLimit', 'trustProxy']],
-    ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
+    ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'http2', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
   for (const [name, value, keys] of cases) t.same(Object.keys(value).sort(), keys, `${name} → ${keys.join(', ')}`)

@@ -87,6 +87,21 @@ t.test('each guard alone: undefined or a GatewayError, synchronously', async (t)
   t.match(bodySizeGuard(9)(request), { code: 'MCP_GATEWAY_HTTP_BODY_TOO_LARGE', httpStatus: 413 })
 })
 
+t.test('hostGuard → request.host (h2 :authority, a trusted X-Forwarded-Host) before the Host header', async (t) => {
+  const cases: Array<[string, { host?: string; headers: Record<string, string> }, boolean]> = [
+    ['h2: :authority only', { host: 'localhost:8443', headers: { ':authority': 'localhost:8443' } }, true],
+    ['h2: :authority not allowed', { host: 'evil.example', headers: { ':authority': 'evil.example' } }, false],
+    ['proxy: forwarded host allowed, Host internal', { host: 'localhost', headers: { host: 'internal:8080' } }, true],
+    ['proxy: forwarded host refused, Host allowed', { host: 'evil.example', headers: { host: 'localhost' } }, false],
+    ['empty host → the Host header', { host: '', headers: { host: 'localhost' } }, true],
+    ['neither', { headers: {} }, false],
+  ]
+  for (const [name, request, passes] of cases) {
+    const verdict = hostGuard(['localhost'])({ method: 'POST', ...request })
+    t.equal(verdict === undefined, passes, `${name} → ${passes ? 'passes' : '403'}`)
+  }
+})
+
 t.test('isJsonMediaType', async (t) => {
   const cases: Array<[string | undefined, boolean]> = [
     ['application/json', true], ['application/json;charset=utf-8', true], [' application/json ', true], ['APPLICATION/JSON', true],

@@ -12,7 +12,9 @@ const IDLE = { aborted: false, timedOut: false }
 
 const cases: Array<{ name: string; err: unknown; state?: { aborted: boolean; timedOut: boolean }; reason: string; message: string }> = [
   ...['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'EAI_AGAIN',
-    'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED'].map((code) => ({
+    'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_DESTROYED',
+    // A failed TLS handshake (backend-tls.ts).
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'CERT_HAS_EXPIRED', 'ERR_TLS_CERT_ALTNAME_INVALID', 'ERR_SSL_WRONG_VERSION_NUMBER'].map((code) => ({
     name: `${code} → unreachable`, err: coded(code), reason: 'unreachable', message: `cannot reach backend (${code})`,
   })),
   ...['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'].map((code) => ({
