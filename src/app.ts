@@ -8,6 +8,7 @@ import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
 import backendsPlugin from '../plugins/backends.ts'
 import authPlugin from '../plugins/auth.ts'
+import sharedStatePlugin from '../plugins/shared-state.ts'
 import wellKnownRoutes from '../routes/well-known.ts'
 import securityPlugin from '../plugins/security.ts'
 import errorHandlerPlugin from '../plugins/error-handler.ts'
@@ -76,7 +77,7 @@ function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { kee
   const legacy = createLegacyFront({
     router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
-    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
+    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, ports: app.sharedState,
   })
   app.addHook('preClose', async () => legacy.close())
   return legacy
@@ -102,6 +103,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin)
+  await app.register(sharedStatePlugin, { config })
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })

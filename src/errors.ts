@@ -93,6 +93,10 @@ export const ERRORS = {
   // Server-initiated requests to a legacy client (LEGACY-16): in band, after the stream started.
   MCP_GATEWAY_CLIENT_ANSWER_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client did not answer a server request in time' },
   MCP_GATEWAY_CLIENT_ANSWER_REFUSED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'The client refused a server request' },
+  // Several replicas (README "Running N replicas"): what needs the shared state (Redis) or another replica.
+  MCP_GATEWAY_REPLICA_STATE_UNAVAILABLE: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Shared state (Redis) is unreachable: this request needs it' },
+  MCP_GATEWAY_REPLICA_HOLDER_GONE: { rpcCode: RPC.invalidRequest, httpStatus: 410, message: 'The replica holding the waiting call is gone' },
+  MCP_GATEWAY_REPLICA_HANDOFF_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 504, message: 'The replica holding the waiting call did not confirm in time' },
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ERRORS

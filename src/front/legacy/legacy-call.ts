@@ -42,7 +42,9 @@ export interface LegacyCall {
 type Ended = { kind: 'reply'; reply: RouteReply } | { kind: 'failed'; error: GatewayError } | { kind: 'aborted' }
 
 export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Promise<Access> {
-  const tag = randomBytes(9).toString('base64url')
+  // With several replicas the client's answers may land anywhere: the ids name this one (holderOf).
+  const random = randomBytes(9).toString('base64url')
+  const tag = deps.handOff.holder === undefined ? random : `${deps.handOff.holder}.${random}`
   const stream = new LegacyStream(call.stream, call.post.res, tag)
   const controller = new AbortController()
   const { res } = call.post

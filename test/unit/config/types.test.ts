@@ -94,6 +94,7 @@ interface GatewayContract {
   readonly legacyClients: boolean
   readonly sessionTtlMs: number
   readonly clientAnswerTimeoutMs: number
+  readonly redisUrl: string
   readonly limits: {
     readonly callsPerClient: number
     readonly queuedCalls: number
