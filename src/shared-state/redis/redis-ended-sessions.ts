@@ -31,6 +31,11 @@ export class RedisEndedSessions implements EndedSessions {
     await this.#link.eval('ended', SET_AND_PUBLISH, [this.#mirror.key(sessionId)], [value, String(expiresAt), this.#mirror.channel, message])
   }
 
+  // A session ended through another replica.
+  watch(listener: (sessionId: string) => void): void {
+    this.#mirror.watch((id) => listener(id))
+  }
+
   async isEnded(sessionId: string): Promise<boolean> {
     return this.#mirror.get(sessionId) !== undefined
   }

@@ -46,6 +46,7 @@ export class RedisLink {
   readonly #subscriber: Client
   readonly #channels = new Map<string, (message: string) => void>()
   readonly #onReady: Array<() => void> = []
+  readonly #onDown: Array<() => void> = []
   #timer: NodeJS.Timeout | undefined
   #up = false
   #closed = false
@@ -78,6 +79,11 @@ export class RedisLink {
   // Called after every (re)connection of both clients (mirrors reload what they may have missed).
   onReady(listener: () => void): void {
     this.#onReady.push(listener)
+  }
+
+  // Called when either connection is lost.
+  onDown(listener: () => void): void {
+    this.#onDown.push(listener)
   }
 
   // One channel, one listener; (re)subscribed while connected.
@@ -139,6 +145,7 @@ export class RedisLink {
       this.#beat()
       for (const listener of this.#onReady) listener()
     } else {
+      for (const listener of this.#onDown) listener()
       this.#logger.error('redis: unreachable; serving what needs no shared state (hand-offs, legacy session changes and single-use retries are refused; rate limits fail open)')
     }
   }
