@@ -82,7 +82,10 @@ async function waitForPort(port: number, exited: Promise<unknown>): Promise<void
   for (;;) {
     if (gone) throw new Error('nginx exited at start (see its error output)')
     const socket = connect(port, '127.0.0.1')
-    const ok = await Promise.race([once(socket, 'connect').then(() => true), once(socket, 'error').then(() => false)])
+    const ok = await new Promise<boolean>((resolve) => {
+      socket.once('connect', () => resolve(true))
+      socket.once('error', () => resolve(false))
+    })
     socket.destroy()
     if (ok) return
     await new Promise((resolve) => setTimeout(resolve, 50))
