@@ -15,8 +15,8 @@ export interface GatewayProcess {
   url: string
   lines: string[]
   exited: Promise<number | null>
-  // Resolves at the first log line (past or future) that matches.
-  waitForLine(pattern: RegExp): Promise<string>
+  // Resolves at the first log line (past or future, from line `from` on) that matches.
+  waitForLine(pattern: RegExp, from?: number): Promise<string>
 }
 
 export function writeConfig(config: unknown): string {
@@ -44,8 +44,8 @@ export function spawnGateway(t: TeardownHost, configPath: string, env: Record<st
       for (const w of waiters) if (w.pattern.test(line)) (waiters.delete(w), w.resolve(line))
     })
   }
-  const waitForLine = (pattern: RegExp): Promise<string> => {
-    const seen = lines.find((l) => pattern.test(l))
+  const waitForLine = (pattern: RegExp, from = 0): Promise<string> => {
+    const seen = lines.slice(from).find((l) => pattern.test(l))
     if (seen !== undefined) return Promise.resolve(seen)
     return new Promise((resolve, reject) => {
       waiters.add({ pattern, resolve })

@@ -23,12 +23,13 @@ export class RedisEndedSessions implements EndedSessions {
     this.#mirror = new RedisMirror({ link, logger, name: 'ended', op: 'ended', decode: () => ENDED })
   }
 
-  // Ended here at once; refused with MCP_GATEWAY_REPLICA_STATE_UNAVAILABLE when the others cannot be told.
+  // Refused with MCP_GATEWAY_REPLICA_STATE_UNAVAILABLE when the others cannot be told (then nothing
+  // changed anywhere, and the DELETE can be repeated).
   async end(sessionId: string, expiresAt: number): Promise<void> {
-    this.#mirror.apply(sessionId, ENDED, expiresAt)
     const value = JSON.stringify({ n: 1, x: expiresAt })
     const message = JSON.stringify({ id: sessionId, v: { n: 1 }, x: expiresAt, by: this.#link.holder })
     await this.#link.eval('ended', SET_AND_PUBLISH, [this.#mirror.key(sessionId)], [value, String(expiresAt), this.#mirror.channel, message])
+    this.#mirror.apply(sessionId, ENDED, expiresAt)
   }
 
   // A session ended through another replica.

@@ -109,8 +109,8 @@ export class RedisSessionRegistry implements SessionRegistry {
   }
 
   async forget(sessionId: string): Promise<void> {
-    this.#mirror.apply(sessionId, undefined, 0)
     await this.#change(sessionId, 'forget', '')
+    this.#mirror.apply(sessionId, undefined, 0)
   }
 
   // The entry after the change (applied here at once); undefined when refused or nothing changed.
