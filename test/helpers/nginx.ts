@@ -1,14 +1,15 @@
-// A real nginx (Debian package nginx) in front of several gateway processes, as in production
-// (deploy/nginx.conf): round robin, no affinity, HTTP/1.1 keep-alive to the upstreams, no buffering
-// (SSE). Its config, pid, logs and temp files live in a temp dir; stopped in teardown. Each response
+// A real nginx (Debian package nginx) in front of several gateway processes, with the production
+// config (deploy/nginx.conf): round robin, no affinity, HTTP/1.1 keep-alive to the upstreams, no
+// buffering (SSE). Its config, pid, logs and temp files live in a temp dir; stopped in teardown. Each response
 // names the replica that served it (X-Replica: the upstream address), so tests can prove where
 // requests landed. One worker process, so round robin is strict across the test's requests.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { connect } from 'node:net'
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { TeardownHost } from './backend-process.ts'
 import { findFreePort } from './ports.ts'
 
@@ -19,44 +20,23 @@ export interface Nginx {
   errorLog: string
 }
 
+const DEPLOYED = fileURLToPath(new URL('../../deploy/nginx.conf', import.meta.url))
+
+// deploy/nginx.conf itself, pointed at these upstreams, this port and this temp dir; one worker
+// (strict round robin across the test's requests) and the X-Replica header added.
 export function nginxConfig(dir: string, port: number, upstreams: readonly string[]): string {
-  const temp = (name: string): string => {
-    const path = join(dir, name)
-    mkdirSync(path, { recursive: true })
-    chmodSync(path, 0o777) // workers may run as another user
-    return path
+  for (const name of ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) {
+    mkdirSync(join(dir, name), { recursive: true })
+    chmodSync(join(dir, name), 0o777) // workers may run as another user
   }
-  return `worker_processes 1;
-pid ${join(dir, 'nginx.pid')};
-error_log ${join(dir, 'error.log')} warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${temp('body')};
-  proxy_temp_path ${temp('proxy')};
-  fastcgi_temp_path ${temp('fastcgi')};
-  uwsgi_temp_path ${temp('uwsgi')};
-  scgi_temp_path ${temp('scgi')};
-  upstream gateways {
-${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n')}
-    keepalive 32;
-  }
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://gateways;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_buffering off;
-      proxy_request_buffering off;
-      proxy_read_timeout 1h;
-      add_header X-Replica $upstream_addr always;
-    }
-  }
-}
-`
+  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n')
+  return readFileSync(DEPLOYED, 'utf8')
+    .replace(/^worker_processes .*$/m, 'worker_processes 1;')
+    .replaceAll('/tmp/', `${dir}/`)
+    .replace('/dev/stderr', join(dir, 'error.log'))
+    .replace(/(    server gateway-\d:8080 .*\n)+/, `${servers}\n`)
+    .replace('listen 8080;', `listen 127.0.0.1:${port};`)
+    .replace('proxy_pass http://mcp_gateways;', 'proxy_pass http://mcp_gateways;\n      add_header X-Replica $upstream_addr always;')
 }
 
 export async function startNginx(t: TeardownHost, upstreams: readonly string[]): Promise<Nginx> {

@@ -36,7 +36,7 @@ if (missing !== undefined) {
       t.match((await raw.rpc('tools/call', { name: 'a__echo', arguments: { text: 'plain' } })).json.result, { content: [{ text: 'alpha:plain' }] }, `modern call ${i}`)
       t.match((await legacyRpc(raw, sessionId, 'tools/call', { name: 'a__echo', arguments: { text: 'old' } })).json.result, { content: [{ text: 'alpha:old' }] }, `legacy call ${i}`)
     }
-    const ready = await raw.send('GET', '/readyz')
+    const ready = await createRawClient(t, gateways[1].url).send('GET', '/readyz') // per replica (not through nginx)
     t.equal(ready.status, 200, 'still ready: it serves what needs no shared state')
     t.match(ready.json.redis, { status: 'down', unavailable: [/^hand_off: /, /^session_state: /, /^session_delete: /, /^state_single_use: /, /^rate_limit: /] })
     const asked = await askName(lb.url, agent, sessionId)
