@@ -61,7 +61,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const access = app.auth.gateway.enabled ? app.auth.gateway : undefined
   const router = new Router({
     backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access,
-    replays: app.sharedState.replays, countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
+    replays: app.sharedState.replays, handOff: app.sharedState.handOff, countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
   })
   let probing: Promise<void> | undefined
   const probed = (): Promise<void> => (probing ??= Promise.all(entries.map((e) => e.backend.start())).then(() => undefined))

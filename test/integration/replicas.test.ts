@@ -1,6 +1,7 @@
 // Three gateway processes behind a real nginx (round robin, no affinity) sharing a real Redis
 // (README "Running N replicas"): any replica serves any request. Through the load balancer: modern
-// lists and calls (an MRTR retry on another replica, its replay refused on a third), a v1 SDK
+// lists and calls (an MRTR retry on another replica, its replay refused on a third; a retry of a
+// call bridged to a legacy backend relayed to the replica holding it), a v1 SDK
 // session doing elicitation against a modern and a legacy backend with its answers landing on
 // other replicas than the waiting call, a subscription made via one replica delivering
 // resources/updated on the GET stream held by another, and DELETE seen by every replica. nginx
@@ -60,6 +61,18 @@ if (missing !== undefined) {
     const replay = await raw.rpc('tools/call', retry, asker)
     t.not(replay.headers['x-replica'], second.headers['x-replica'])
     t.match(replay.json.error, { code: -32602, message: /already used/ }, 'single use across replicas (MRTR-9)')
+  })
+
+  t.test('modern client, bridged legacy backend: the MRTR retry on another replica reaches the replica holding the call', async (t) => {
+    const asker = { meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } }
+    const first = await raw.rpc('tools/call', { name: 'lg__ask-name', arguments: {} }, asker)
+    t.match(first.json.result, { resultType: 'input_required', inputRequests: { 'input-1': { method: 'elicitation/create' } } })
+    const retry = { name: 'lg__ask-name', arguments: {}, requestState: first.json.result.requestState, inputResponses: { 'input-1': { action: 'accept', content: { name: 'Ada' } } } }
+    const second = await raw.rpc('tools/call', retry, asker)
+    t.not(second.headers['x-replica'], first.headers['x-replica'], 'the retry landed on another replica')
+    t.match(second.json.result, { content: [{ text: 'hello Ada' }] }, 'the held call completed with the answer')
+    const replay = await raw.rpc('tools/call', retry, asker)
+    t.match(replay.json.error, { code: -32602 }, 'the round is over: its state is refused wherever it lands')
   })
 
   for (const [backend, tool, answer] of [['modern', 'a__ask-name', /Hello, Ada!/], ['legacy (bridged)', 'lg__ask-name', /hello Ada/]] as const) {
