@@ -1,4 +1,4 @@
-// One token bucket per principal across every replica (AUTH-16, README "Running N replicas"): one
+// One token bucket per principal across every replica (README "Running N replicas"): one
 // atomic script, one round trip per request, on Redis's clock (replicas' clocks may differ). When
 // Redis cannot be asked the request goes through (fail open): a log line (at most one per interval)
 // and mcp_gateway_rate_limit_fail_open_total; an outage of the limiter is not an outage of the gateway.
