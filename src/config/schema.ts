@@ -131,7 +131,7 @@ export const GATEWAY_SETTINGS = {
   },
   // Replicas (README "Running N replicas"): the little state several replicas must share.
   redisUrl: {
-    type: 'string', default: '', env: 'MCP_GATEWAY_REDIS_URL', pattern: /^(?:$|rediss?:\/\/|unix:\/\/)/, patternProblem: 'must be a redis://, rediss:// or unix:// URL',
+    type: 'string', default: '', env: 'MCP_GATEWAY_REDIS_URL', pattern: /^(?:$|rediss?:\/\/)/, patternProblem: 'must be a redis:// or rediss:// URL',
     secret: true,
     doc: 'Redis shared by the replicas behind one load balancer (hand-offs, legacy session state, single-use requestState, rate limits); "" = one replica, all in memory',
   },
