@@ -125,7 +125,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
     ['gateway', result.config, ['allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'host', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
-      'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
+      'namespaceSeparator', 'policy', 'port', 'redisUrl', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
