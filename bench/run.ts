@@ -25,12 +25,13 @@ import { runNoisyNeighbour } from './scenarios/s8-noisy-neighbour.ts'
 import { runLegacySession } from './scenarios/s9-legacy-session.ts'
 import { runToolsCallTraced } from './scenarios/s10-tools-call-traced.ts'
 import { runToolsCallTls } from './scenarios/s11-tools-call-tls.ts'
+import { runReplicas } from './scenarios/s12-replicas.ts'
 
 const WATCHDOG_MS = 9 * 60_000
 
 const SCENARIOS: readonly ((ctx: BenchContext) => Promise<ScenarioReport>)[] = [
   runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt, runNoisyNeighbour, runLegacySession,
-  runToolsCallTraced, runToolsCallTls,
+  runToolsCallTraced, runToolsCallTls, runReplicas,
 ]
 
 async function runScenario(ctx: BenchContext, id: number): Promise<ScenarioOutcome> {

@@ -26,7 +26,8 @@ export interface AuthPluginOptions {
 export default fp<AuthPluginOptions>(async function authPlugin(app, { config }) {
   const settings = deriveAuthSettings(config)
   const dispatcher = new Agent({ connections: 16, keepAliveTimeout: 10_000 })
-  const gateway = new GatewayAuth({ settings, dispatcher, metrics: createAuthMetrics(app.registry) })
+  const store = app.sharedState.rateLimitStore(settings.rateLimit)
+  const gateway = new GatewayAuth({ settings, dispatcher, metrics: createAuthMetrics(app.registry), store })
   const credentialsFor = (backend: BackendConfig): BackendCredentials | undefined =>
     backend.transport === 'http' && backend.auth ? createBackendCredentials(backend.auth, { dispatcher }) : undefined
   app.decorate('auth', { gateway, credentialsFor })
@@ -35,4 +36,4 @@ export default fp<AuthPluginOptions>(async function authPlugin(app, { config }) 
   app.addHook('onClose', async () => {
     await dispatcher.destroy()
   })
-}, { name: 'auth', dependencies: ['metrics'] })
+}, { name: 'auth', dependencies: ['metrics', 'shared-state'] })

@@ -9,7 +9,6 @@ import { BackendSet } from '../src/routing/backend-set.ts'
 import { Catalog } from '../src/routing/catalog.ts'
 import { Router } from '../src/routing/router.ts'
 import { MIN_SECRET_BYTES, Sealer } from '../src/routing/seal.ts'
-import { MemoryReplayStore } from '../src/routing/replay-store.ts'
 import { UpstreamParamsBuilder } from '../src/routing/upstream-params.ts'
 import { readHeaderParams } from '../src/protocol/param-headers.ts'
 import { ListenHub } from '../src/routing/listen-hub.ts'
@@ -79,7 +78,7 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
   const access = app.auth.gateway.enabled ? app.auth.gateway : undefined
   const router = new Router({
     backends, catalog, sealer, params, logger, serverInfo, listen: true, stateTtlMs: config.stateTtlMs, acceptTool, pageSize: config.listPageSize, access,
-    replays: new MemoryReplayStore(), countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
+    replays: app.sharedState.replays, handOff: app.sharedState.handOff, countRefusal: (limit, backend) => app.metrics.limits.countRefusal(limit, backend), limits: config.limits,
     observeToolCall: (backend, tool, outcome, seconds) => app.metrics.tools.observeCall(backend, tool, outcome, seconds),
     countMrtrRound: () => app.metrics.tools.countMrtrRound(),
   })
@@ -103,4 +102,4 @@ export default fp<BackendsPluginOptions>(async function backendsPlugin(app, { co
     draining.clear()
     await Promise.all(closing.map((e) => e.backend.close()))
   })
-}, { name: 'backends', dependencies: ['metrics', 'auth'] })
+}, { name: 'backends', dependencies: ['metrics', 'auth', 'shared-state'] })

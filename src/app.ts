@@ -9,6 +9,7 @@ import metricsPlugin from '../plugins/metrics.ts'
 import lifecyclePlugin from '../plugins/lifecycle.ts'
 import backendsPlugin from '../plugins/backends.ts'
 import authPlugin from '../plugins/auth.ts'
+import sharedStatePlugin from '../plugins/shared-state.ts'
 import wellKnownRoutes from '../routes/well-known.ts'
 import securityPlugin from '../plugins/security.ts'
 import errorHandlerPlugin from '../plugins/error-handler.ts'
@@ -92,7 +93,7 @@ function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { kee
   const legacy = createLegacyFront({
     router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, tracing: shared.tracing, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
-    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, trustProxy: config.trustProxy,
+    sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs, trustProxy: config.trustProxy, ports: app.sharedState,
   })
   app.addHook('preClose', async () => legacy.close())
   return legacy
@@ -130,6 +131,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   await app.register(errorHandlerPlugin)
   await app.register(metricsPlugin, { config, version: pkg.version })
   await app.register(lifecyclePlugin)
+  await app.register(sharedStatePlugin, { config })
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
   const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })

@@ -99,6 +99,10 @@ export const ERRORS = {
   MCP_GATEWAY_ADMIN_UNAUTHORIZED: { rpcCode: RPC.invalidRequest, httpStatus: 401, message: 'Admin token required' },
   // A reload whose new configuration is invalid: every error listed, the running one kept
   MCP_GATEWAY_CONFIG_RELOAD_REFUSED: { rpcCode: RPC.invalidParams, httpStatus: 422, message: 'Configuration refused; the running one is kept' },
+  // Several replicas (README "Running N replicas"): what needs the shared state (Redis) or another replica.
+  MCP_GATEWAY_REPLICA_STATE_UNAVAILABLE: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Shared state (Redis) is unreachable: this request needs it' },
+  MCP_GATEWAY_REPLICA_HOLDER_GONE: { rpcCode: RPC.invalidRequest, httpStatus: 410, message: 'The replica holding the waiting call is gone' },
+  MCP_GATEWAY_REPLICA_HANDOFF_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 504, message: 'The replica holding the waiting call did not confirm in time' },
 } as const satisfies Record<string, CatalogEntry>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -43,6 +43,8 @@ export interface Target {
   // How clients talk to it: per-request 2026-07-28, or one shared 2025-11-25 session.
   protocol: 'modern' | 'legacy-session'
   readyMs: number
+  // The processes whose CPU is billed to this target (default: handle's), e.g. replicas behind a balancer.
+  measuredPids?: number[]
 }
 
 // A target that could not run, and why (shown as 'n/a').

@@ -74,9 +74,11 @@ async function measureRound(ctx: BenchContext, running: Running, plan: LoadPlan)
   }
   await runLoad({ ...spec, durationMs: plan.warmupMs })
   const onNotification = plan.trackEventLatency ? createEventRecorder(running.events) : undefined
-  const cpuBefore = ctx.proc.cpuMicros(target.handle.pid)
+  const pids = target.measuredPids ?? [target.handle.pid]
+  const cpu = (): number => pids.reduce((sum, pid) => sum + ctx.proc.cpuMicros(pid), 0)
+  const cpuBefore = cpu()
   const result = await runLoad({ ...spec, onNotification })
-  running.measure.cpuMicros += ctx.proc.cpuMicros(target.handle.pid) - cpuBefore
+  running.measure.cpuMicros += cpu() - cpuBefore
   running.measure.completed += result.completed
   running.measure.errors += result.errors
   running.measure.elapsedNs += result.elapsedNs

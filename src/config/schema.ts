@@ -134,6 +134,12 @@ export const GATEWAY_SETTINGS = {
   clientAnswerTimeoutMs: {
     type: 'integer', default: 55_000, min: 1, doc: 'how long a legacy client may take to answer a server-initiated request (elicitation, sampling, roots, G10)',
   },
+  // Replicas (README "Running N replicas"): the little state several replicas must share.
+  redisUrl: {
+    type: 'string', default: '', env: 'MCP_GATEWAY_REDIS_URL', pattern: /^(?:$|rediss?:\/\/)/, patternProblem: 'must be a redis:// or rediss:// URL',
+    secret: true,
+    doc: 'Redis shared by the replicas behind one load balancer (hand-offs, legacy session state, single-use requestState, rate limits); "" = one replica, all in memory',
+  },
   limits: { type: 'object', settings: LIMIT_SETTINGS, doc: 'what one client may cost the others (README "Limits")' },
   backends: {
     type: 'list',

@@ -4,10 +4,9 @@
 // client gets an input_required result (MRTR-2/3, MRTR-11); the client's retry feeds its
 // inputResponses to the waiting backend request(s) and waits for the final result or the next round.
 //
-// Limit: a held call lives in the memory of the replica that started it. The sealed requestState
-// opens on every replica, but only the holding one can resume the call, so behind a load balancer
-// the retry must reach the same replica (affinity) until a shared hand-off exists; elsewhere it gets
-// -32602. Abandoned holds end after `holdMs` and the upstream call is cancelled the backend's way.
+// A held call lives in the memory of the replica that started it. The sealed requestState opens on
+// every replica and names the holder: with a shared hand-off (Redis) a retry landing elsewhere is
+// relayed to it (bridge-relay.ts); without one it gets -32602 there. Abandoned holds end after `holdMs` and the upstream call is cancelled the backend's way.
 import { randomBytes } from 'node:crypto'
 import { GatewayError, RPC } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
@@ -15,6 +14,7 @@ import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/jso
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { ServerAnswer, ServerRequest, UpstreamReply } from '../upstream/backend.ts'
 import { findUndeclaredCapability, type BridgeHandle } from './mrtr.ts'
+import type { BridgeRelay } from './bridge-relay.ts'
 
 export const DEFAULT_BRIDGE_HOLD_MS = 60_000
 
@@ -42,6 +42,8 @@ export type Round =
 export interface BridgeOptions {
   holdMs: number
   logger: Logger
+  // Several replicas: retries of a held round that land on another replica reach it through this.
+  relay?: BridgeRelay
 }
 
 interface Asked {
@@ -225,13 +227,17 @@ export class Bridge {
       throw settled.error
     }
     call.round++
-    this.#hold(call)
-    return { kind: 'input', handle: { id: call.id, round: call.round }, inputRequests: call.inputRequests() }
+    const handle: BridgeHandle = { id: call.id, round: call.round }
+    const holder = this.#options.relay?.holder
+    if (holder !== undefined) handle.holder = holder
+    this.#hold(call, handle)
+    return { kind: 'input', handle, inputRequests: call.inputRequests() }
   }
 
   // MRTR-10: the client may never retry; the hold ends and the upstream call is cancelled (CANCEL-8).
-  #hold(call: HeldCall): void {
+  #hold(call: HeldCall, handle: BridgeHandle): void {
     this.#held.set(call.id, call)
+    this.#options.relay?.hold(handle, (h, attachment, inputResponses) => this.resume(h, attachment, inputResponses))
     call.timer = setTimeout(() => this.#abandon(call), this.#options.holdMs)
     call.timer.unref()
     this.#options.logger.info({ ...call.log, round: call.round }, 'mrtr bridge: backend waits for client input')
@@ -260,6 +266,7 @@ export class Bridge {
   }
 
   #release(call: HeldCall): void {
+    this.#options.relay?.release(call.id)
     clearTimeout(call.timer)
     this.#held.delete(call.id)
   }

@@ -41,6 +41,8 @@ export interface BridgeHandle {
   id: string
   // Which input round the state was issued for: an older round's state is stale (single use, MRTR-9).
   round: number
+  // The replica holding the call (several replicas, bridge-relay.ts); absent: this one.
+  holder?: string
 }
 
 // What sealed state is bound to (MRTR-8/9) and how long it lives.
@@ -61,7 +63,7 @@ export function sealRequestState(seal: StateSeal, state: string): string {
 }
 
 export function sealBridgeState(seal: StateSeal, handle: BridgeHandle): string {
-  return sealBound(seal, { g: handle.id, r: handle.round })
+  return sealBound(seal, handle.holder === undefined ? { g: handle.id, r: handle.round } : { g: handle.id, r: handle.round, h: handle.holder })
 }
 
 // Tampered, expired or bound to another caller, method, name or backend → -32602 (MRTR-8, MRTR-9). Whether
@@ -74,7 +76,11 @@ export function openRequestState(sealer: Sealer, binding: StateBinding, token: u
   if (matches) {
     const use = { tokenId: payload.t as string, expiresAtMs: payload.exp as number }
     if (typeof payload.s === 'string') return { kind: 'backend', state: payload.s, use }
-    if (typeof payload.g === 'string' && Number.isInteger(payload.r)) return { kind: 'bridge', handle: { id: payload.g, round: payload.r as number }, use }
+    if (typeof payload.g === 'string' && Number.isInteger(payload.r)) {
+      const handle: BridgeHandle = { id: payload.g, round: payload.r as number }
+      if (typeof payload.h === 'string') handle.holder = payload.h
+      return { kind: 'bridge', handle, use }
+    }
   }
   throw new GatewayError('MCP_GATEWAY_STATE_INVALID', 'requestState is not valid for this request')
 }

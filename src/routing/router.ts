@@ -19,6 +19,7 @@ import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './bridge.ts'
+import { BridgeRelay, type RelayChannel } from './bridge-relay.ts'
 import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
 import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
@@ -49,6 +50,8 @@ export interface RouterDeps extends CallObservers {
   countRefusal?: (limit: LimitName, backend: string) => void
   // Per-client concurrency, queue length and wait of the calls to each backend.
   limits: CallLimits
+  // Several replicas: the hand-off port, for MRTR retries of a call held by another replica.
+  handOff?: RelayChannel
 }
 
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
@@ -98,6 +101,7 @@ export class Router {
   readonly #headerParams = new WeakMap<JsonObject, HeaderParamsResult>()
   readonly #deps: RouterDeps
   readonly #bridge: Bridge
+  readonly #relay: BridgeRelay | undefined
   // Merged lists of the current catalog generation (paging a large list merges it once).
   readonly #merged = new MergedLists()
   // Fair scheduling of each backend's calls (README "Limits").
@@ -112,7 +116,8 @@ export class Router {
     this.#deps = deps
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
     this.#splicer = new ResultSplicer(deps.serverInfo)
-    this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
+    this.#relay = deps.handOff?.holder === undefined ? undefined : new BridgeRelay(deps.handOff, this.#holdMs)
+    this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger, relay: this.#relay })
     this.schedulers = new BackendSchedulers(deps.backends.entries, deps.limits)
   }
 
@@ -294,7 +299,11 @@ export class Router {
       signal: ctx.signal, onNotification: ctx.onNotification, progressToken: getProgressToken(valid.meta),
       clientCapabilities: isJsonObject(capabilities) ? capabilities : {},
     }
-    if (forward.resume) return this.#bridge.resume(forward.resume, attachment, valid.params.inputResponses)
+    const resume = forward.resume
+    if (resume !== undefined) {
+      const elsewhere = this.#relay !== undefined && resume.holder !== undefined && resume.holder !== this.#relay.holder
+      return elsewhere ? this.#relay!.resume(resume, attachment, valid.params.inputResponses) : this.#bridge.resume(resume, attachment, valid.params.inputResponses)
+    }
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
     // A held call keeps its slot while it waits for the client's input: it is a backend request.
     const run = (hooks: BridgeHooks) => this.schedulers.run(backend.name, { client, signal: hooks.signal }, () => backend.request({ ...upstream, ...hooks }))

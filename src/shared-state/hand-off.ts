@@ -5,10 +5,14 @@
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 
 export interface HandOff {
+  // This replica's name in the ids its waiters give out (shared implementations route by it).
+  readonly holder?: string
   // Registers the waiter for `key` (replacing none: keys are unique); returns its withdrawal.
   expect(key: string, receive: (message: JsonObject) => void): () => void
   // Hands `message` to the waiter of `key`, which stops waiting; false when nobody waits for it.
-  deliver(key: string, message: JsonObject): Promise<boolean>
+  // `holder`: the replica that gave out the id (unknown: any). A shared implementation may reject
+  // with a GatewayError (holder gone, no confirmation in time, shared state unreachable).
+  deliver(key: string, message: JsonObject, holder?: string): Promise<boolean>
 }
 
 export class MemoryHandOff implements HandOff {

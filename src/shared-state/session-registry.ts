@@ -24,6 +24,9 @@ export interface SessionRegistry {
   releaseStream(sessionId: string): Promise<void>
   // DELETE: everything the session held is dropped.
   forget(sessionId: string): Promise<void>
+  // Shared implementations: a change made through another replica (undefined: the session was
+  // deleted), so the replica holding the session's GET stream follows it.
+  watch?(listener: (sessionId: string, state: SessionState | undefined) => void): void
 }
 
 interface Entry {

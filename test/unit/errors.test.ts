@@ -27,7 +27,7 @@ t.test('every catalogue entry → a legal JSON-RPC code and HTTP status', async 
     t.ok(!(entry.rpcCode >= -32019 && entry.rpcCode <= -32000), `${code} → not in the legacy -32000..-32019 range (ERR-4)`)
     t.ok(![-32002, -32042].includes(entry.rpcCode), `${code} → never -32002 / -32042 (ERR-5)`)
     t.ok(entry.httpStatus === 200 || (entry.httpStatus >= 400 && entry.httpStatus < 600), `${code} → HTTP ${entry.httpStatus}`)
-    t.match(code, /^MCP_GATEWAY_(HTTP|RPC|META|HEADER|VERSION|METHOD|LOG|TOOL|PROMPT|RESOURCE|PARAMS|CURSOR|STATE|UPSTREAM|LIMIT|INTERNAL|AUTH|RATE|SESSION|CLIENT|SERVER|ADMIN|CONFIG)(_[A-Z]+)*$/, `${code} → MCP_GATEWAY_<AREA>_<WHAT>`)
+    t.match(code, /^MCP_GATEWAY_(HTTP|RPC|META|HEADER|VERSION|METHOD|LOG|TOOL|PROMPT|RESOURCE|PARAMS|CURSOR|STATE|UPSTREAM|LIMIT|INTERNAL|AUTH|RATE|SESSION|CLIENT|SERVER|ADMIN|CONFIG|REPLICA)(_[A-Z]+)*$/, `${code} → MCP_GATEWAY_<AREA>_<WHAT>`)
   }
 })
 

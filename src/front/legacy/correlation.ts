@@ -14,6 +14,14 @@ export function answerKey(sessionId: string, id: JsonRpcId): string {
   return `answer\u0000${sessionId}\u0000${JSON.stringify(id)}`
 }
 
+// The replica named in a gateway id (`<holder>.<tag>-<n>`, see legacy-call.ts): where the waiter is.
+// Unsealed: a forged one only sends the answer to a replica where nobody waits for it.
+export function holderOf(id: JsonRpcId): string | undefined {
+  if (typeof id !== 'string') return undefined
+  const dot = id.indexOf('.')
+  return dot > 0 ? id.slice(0, dot) : undefined
+}
+
 export function cancelKey(sessionId: string, requestId: JsonRpcId): string {
   return `cancel\u0000${sessionId}\u0000${JSON.stringify(requestId)}`
 }

@@ -46,8 +46,11 @@ export interface LegacyCall {
 type Ended = { kind: 'reply'; reply: RouteReply } | { kind: 'failed'; error: GatewayError } | { kind: 'aborted' }
 
 export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Promise<Access> {
+  // Drawn only when the call streams. With several replicas the client's answers may land anywhere:
+  // the ids name this one (holderOf).
   let drawn: string | undefined
-  const tag = (): string => (drawn ??= randomBytes(9).toString('base64url'))
+  const { holder } = deps.handOff
+  const tag = (): string => (drawn ??= holder === undefined ? randomBytes(9).toString('base64url') : `${holder}.${randomBytes(9).toString('base64url')}`)
   const stream = new LegacyStream(call.stream, call.post.res, tag)
   const controller = new AbortController()
   const { res } = call.post

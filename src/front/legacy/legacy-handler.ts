@@ -17,7 +17,7 @@ import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
 import type { ReplyStream } from '../reply-stream.ts'
-import { answerKey, cancelKey } from './correlation.ts'
+import { answerKey, cancelKey, holderOf } from './correlation.ts'
 import { runLegacyCall, type LegacyCallDeps } from './legacy-call.ts'
 import type { LegacySessions } from './sessions.ts'
 import { changeSubscription, type SessionStreams } from './session-streams.ts'
@@ -72,6 +72,16 @@ async function initialize(deps: LegacyDeps, at: Omit<SessionPost, 'session'>, re
 }
 
 async function requested(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequest): Promise<Access> {
+  try {
+    return await sessionRequest(deps, at, request)
+  } catch (err) {
+    // Session state that lives in shared state (Redis) which cannot be reached: said in band.
+    if (err instanceof GatewayError) return inBand(at.stream, request, err)
+    throw err
+  }
+}
+
+async function sessionRequest(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequest): Promise<Access> {
   switch (request.method) {
     case 'ping':
       return done(at.stream, request, {}) // LEGACY-12: answered here, never forwarded
@@ -106,7 +116,10 @@ async function notified(deps: LegacyDeps, at: SessionPost, notification: JsonRpc
   const requestId = notification.params?.requestId
   if (notification.method === 'notifications/cancelled' && isJsonRpcId(requestId)) {
     const reason = notification.params?.reason
-    await deps.handOff.deliver(cancelKey(at.session.id, requestId), typeof reason === 'string' ? { reason } : {}) // CANCEL-5: unknown ids ignored
+    // CANCEL-5: unknown ids ignored; so is a cancel that cannot reach the other replicas (logged).
+    await deps.handOff.deliver(cancelKey(at.session.id, requestId), typeof reason === 'string' ? { reason } : {}).catch((err: unknown) => {
+      at.post.log.warn({ reqId: at.post.reqId, err: String(err) }, 'legacy cancel not handed to the other replicas')
+    })
   }
   at.stream.finishEmpty(202)
   return { rpcMethod: notification.method, outcome: OUTCOME.ok, status: 202 }
@@ -116,7 +129,13 @@ async function notified(deps: LegacyDeps, at: SessionPost, notification: JsonRpc
 async function answered(deps: LegacyDeps, at: SessionPost): Promise<Access> {
   const response = readClientResponse(at.post.body)
   if (response === undefined) return refuse(at.stream, undefined, new GatewayError('MCP_GATEWAY_RPC_INVALID_REQUEST', 'malformed response'), 'response')
-  const delivered = await deps.handOff.deliver(answerKey(at.session.id, response.id), at.post.body as JsonObject)
+  let delivered: boolean
+  try {
+    delivered = await deps.handOff.deliver(answerKey(at.session.id, response.id), at.post.body as JsonObject, holderOf(response.id))
+  } catch (err) {
+    if (err instanceof GatewayError) return refuse(at.stream, undefined, err, 'response')
+    throw err
+  }
   if (!delivered) return refuse(at.stream, undefined, new GatewayError('MCP_GATEWAY_SESSION_RESPONSE_UNEXPECTED', JSON.stringify(response.id)), 'response')
   at.stream.finishEmpty(202)
   return { rpcMethod: 'response', rpcId: response.id, outcome: OUTCOME.ok, status: 202 }

@@ -64,7 +64,10 @@ async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Prom
   if (!acceptsEventStream(headers)) return new GatewayError('MCP_GATEWAY_HTTP_NOT_ACCEPTABLE')
   // LEGACY-11: no event history is kept, so no stream can be resumed.
   if (headers['last-event-id'] !== undefined) return new GatewayError('MCP_GATEWAY_SESSION_RESUME_UNSUPPORTED')
-  if (!(await deps.registry.claimStream(session.id, session.expiresAt))) return new GatewayError('MCP_GATEWAY_SESSION_STREAM_OPEN') // LEGACY-10
+  const claimed = await deps.registry.claimStream(session.id, session.expiresAt).catch((err: unknown) => err)
+  if (claimed instanceof GatewayError) return claimed
+  if (claimed instanceof Error) throw claimed
+  if (claimed !== true) return new GatewayError('MCP_GATEWAY_SESSION_STREAM_OPEN') // LEGACY-10
   return session
 }
 
@@ -73,9 +76,11 @@ export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHtt
   const started = process.hrtime.bigint()
   const session = await openSession(deps, del)
   if (session instanceof GatewayError) return refuse(deps, del, session, started)
-  await deps.sessions.end(session)
+  // Several replicas: every one must know, or the DELETE is refused (503) and can be repeated.
+  const ended = await deps.sessions.end(session).then(() => deps.registry.forget(session.id)).catch((err: unknown) => err)
+  if (ended instanceof GatewayError) return refuse(deps, del, ended, started)
+  if (ended !== undefined) throw ended
   deps.metrics.sessions.ended(session.id)
-  await deps.registry.forget(session.id)
   deps.streams.end(session.id)
   new ReplyStream(del.res, deps.metrics.sseStreams.response).finishEmpty(204)
   account(deps, del, { outcome: OUTCOME.ok, status: 204 }, started)

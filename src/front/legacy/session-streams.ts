@@ -66,6 +66,11 @@ export class SessionStreams {
 
   constructor(options: SessionStreamsOptions) {
     this.#options = options
+    // Several replicas: a subscription changed, or the session deleted, through another replica.
+    options.registry.watch?.((sessionId, state) => {
+      if (state === undefined) this.end(sessionId)
+      else this.reroute(sessionId, state.subscriptions).catch(() => {})
+    })
   }
 
   // Serves the session's GET stream until the client leaves or the gateway ends it; `onOpen` once
@@ -86,7 +91,8 @@ export class SessionStreams {
       stopKeepAlive()
       open.stop()
       if (this.#open.get(session.id) === open) this.#open.delete(session.id)
-      await this.#options.registry.releaseStream(session.id)
+      // A claim not released (shared state unreachable) is taken over once this replica is gone.
+      await this.#options.registry.releaseStream(session.id).catch(() => {})
     }
   }
 

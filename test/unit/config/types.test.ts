@@ -100,6 +100,7 @@ interface GatewayContract {
   readonly legacyClients: boolean
   readonly sessionTtlMs: number
   readonly clientAnswerTimeoutMs: number
+  readonly redisUrl: string
   readonly limits: {
     readonly callsPerClient: number
     readonly queuedCalls: number
@@ -142,7 +143,7 @@ t.test('validated config → exactly the contract\'s keys', async (t) => {
   if (!result.ok) return t.fail(result.errors.join('; '))
   const cases: Array<[string, object, string[]]> = [
     ['gateway', result.config, ['adminToken', 'allowedHosts', 'allowedOrigins', 'backends', 'clientAnswerTimeoutMs', 'drainDelayMs', 'host', 'http2', 'keepAliveMs', 'legacyClients', 'limits', 'listPageSize', 'listPollMs', 'logLevel', 'maxBodyBytes',
-      'namespaceSeparator', 'policy', 'port', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'toolLabelLimit', 'trustProxy']],
+      'namespaceSeparator', 'policy', 'port', 'redisUrl', 'sessionTtlMs', 'shutdownTimeoutMs', 'stateSecret', 'stateTtlMs', 'toolLabelLimit', 'trustProxy']],
     ['http backend', result.config.backends[0], ['connections', 'downAfterFailures', 'headers', 'http2', 'maxReplyBytes', 'name', 'namespace', 'timeoutMs', 'transport', 'url']],
     ['stdio backend', result.config.backends[1], ['args', 'command', 'concurrency', 'cwd', 'env', 'envFiles', 'maxLineBytes', 'name', 'namespace', 'timeoutMs', 'transport']],
   ]
