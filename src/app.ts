@@ -93,6 +93,9 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // The streamed body's bound (the declared size is checked first, by a front guard).
     bodyLimit: config.maxBodyBytes,
     return503OnClosing: true,
+    // RFC 9112 §3.2: a repeated Host (or Content-Type, Authorization …) arrives joined by a comma
+    // instead of the first copy winning, so the strict checks refuse it.
+    http: { joinDuplicateHeaders: true },
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())

@@ -28,6 +28,8 @@ export const ERRORS = {
   MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Origin not allowed' },
   // SEC-1 (DNS rebinding): Host header not in the allow-list
   MCP_GATEWAY_HTTP_HOST_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Host not allowed' },
+  // RFC 9112 §3.2: a missing, malformed or repeated Host (or absolute-form authority)
+  MCP_GATEWAY_HTTP_HOST_INVALID: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Invalid Host header' },
   // E5, HTTP-10
   MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED: { rpcCode: RPC.invalidRequest, httpStatus: 405, message: 'Method not allowed: use POST' },
   MCP_GATEWAY_HTTP_BODY_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 413, message: 'Request body too large' },

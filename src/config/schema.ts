@@ -139,6 +139,14 @@ export const GATEWAY_SETTINGS = {
   ...AUTH_GATEWAY_SETTINGS,
 } as const satisfies Settings
 
+// SEC-2: "*" for origins lets any web page drive the gateway from a visitor's browser (CORS reflects
+// every origin); only with authentication on, where such a page still needs the visitor's token.
+function checkOpenOrigins(config: Partial<GatewayConfig>, report: (path: string, problem: string) => void): void {
+  if (config.allowedOrigins?.includes('*') && config.auth === undefined) {
+    report('allowedOrigins', '"*" lets any web page call the gateway from a visitor\'s browser; it is accepted only with authentication on (set `auth`), else list the origins')
+  }
+}
+
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }
 
 export function validateConfig(raw: unknown): ConfigResult {
@@ -148,6 +156,7 @@ export function validateConfig(raw: unknown): ConfigResult {
   const config = readSettings(GATEWAY_SETTINGS, raw, { path: '', report })
   // Rules across settings (derived defaults, auth needed by policy …), listed with the rest.
   checkAuthSettings(config as Partial<GatewayConfig>, report)
+  checkOpenOrigins(config as Partial<GatewayConfig>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

@@ -6,12 +6,14 @@
 // createFrontGuards: the hook does not change.
 import type { IncomingHttpHeaders } from 'node:http'
 import { GatewayError } from '../errors.ts'
-import { isHostAllowed, isOriginAllowed } from '../protocol/origin.ts'
+import { isHostAllowed, isOriginAllowed, parseHost, targetAuthority } from '../protocol/origin.ts'
 
 // What a guard may look at (a FastifyRequest is one; tests pass plain objects).
 export interface GuardRequest {
   readonly method: string
   readonly headers: IncomingHttpHeaders
+  // The request target as sent (absolute-form "http://host/mcp" names the host itself).
+  readonly url?: string
 }
 
 export type GuardVerdict = GatewayError | undefined
@@ -25,10 +27,22 @@ export interface FrontGuardOptions {
   maxBodyBytes: number
 }
 
-// SEC-1 (DNS rebinding): the Host header must be in the allow-list.
+// SEC-1 (DNS rebinding): the host must be well formed (RFC 9112 §3.2: else 400; two Host headers
+// arrive joined by a comma, since the server joins duplicates, so they are malformed too) and in the
+// allow-list (else 403). An absolute-form target's authority wins over Host (RFC 9112 §3.2.2). The
+// last Host let through is remembered: the common request re-checks nothing.
 export function hostGuard(allowedHosts: readonly string[]): Guard {
-  const refusal = 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN'
-  return (request) => (isHostAllowed(allowedHosts, request.headers.host) ? undefined : new GatewayError(refusal))
+  let lastAllowed: string | undefined
+  return (request) => {
+    const url = request.url
+    const raw = url === undefined || url.charCodeAt(0) === 47 ? request.headers.host : targetAuthority(url)
+    if (raw === lastAllowed && raw !== undefined) return undefined
+    const host = parseHost(raw)
+    if (host === undefined) return new GatewayError('MCP_GATEWAY_HTTP_HOST_INVALID')
+    if (!isHostAllowed(allowedHosts, host)) return new GatewayError('MCP_GATEWAY_HTTP_HOST_FORBIDDEN')
+    lastAllowed = raw
+    return undefined
+  }
 }
 
 // SEC-2: a browser's Origin must be in the allow-list; no Origin (a non-browser client) passes.

@@ -112,6 +112,7 @@ t.test('rejected inputs (each error names its path)', async (t) => {
     ['stateSecret of 31 bytes → refused, the secret never echoed', { stateSecret: 'k'.repeat(31) }, [/^stateSecret: must be at least 32 bytes, got 31$/]],
     ['stateSecret 7 → its type named, the value not echoed', { stateSecret: 7 }, [/^stateSecret: must be a string$/]],
     ['stdio cwd 7', { backends: [{ ...STDIO, cwd: 7 }] }, [/^backends\[0\]\.cwd: must be a string, got 7$/]],
+    ['allowedOrigins "*" without authentication (SEC-2) → refused, saying why', { allowedOrigins: ['*'] }, [/^allowedOrigins: "\*" lets any web page .*only with authentication on/]],
     ['three problems at once → all three listed, in schema order', { port: -1, logLevel: 'loud', backends: [{ ...HTTP, url: 'x' }] },
       [/^port: /, /^logLevel: /, /^backends\[0\]\.url: /]],
   ]

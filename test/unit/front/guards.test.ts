@@ -18,6 +18,7 @@ interface Row {
   name: string
   method: string
   headers: IncomingHttpHeaders
+  url?: string
   refusal?: ErrorCode
 }
 
@@ -27,7 +28,12 @@ const rows: Row[] = [
   { name: 'Host allowed only as host:port, right port', method: 'POST', headers: { ...JSON_POST, host: 'api.example.com:8443' } },
   { name: 'Host allowed only as host:port, other port', method: 'POST', headers: { ...JSON_POST, host: 'api.example.com:443' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
   { name: 'foreign Host (SEC-1)', method: 'POST', headers: { ...JSON_POST, host: 'evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
-  { name: 'no Host at all', method: 'POST', headers: { 'content-type': 'application/json' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
+  { name: 'no Host at all (RFC 9112: 400)', method: 'POST', headers: { 'content-type': 'application/json' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'userinfo in Host', method: 'POST', headers: { ...JSON_POST, host: 'localhost:80@evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'junk after an IP literal', method: 'POST', headers: { ...JSON_POST, host: '[::1]evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'two Host headers (joined by the server)', method: 'POST', headers: { ...JSON_POST, host: 'localhost, evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'absolute-form target: its authority wins over Host', method: 'POST', url: 'http://evil.example/mcp', headers: JSON_POST, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
+  { name: 'absolute-form target with an allowed authority', method: 'POST', url: 'http://127.0.0.1:9/mcp', headers: { ...JSON_POST, host: 'evil.example' } },
   { name: 'allowed Origin (full origin)', method: 'POST', headers: { ...JSON_POST, origin: 'http://localhost:5173' } },
   { name: 'allowed Origin (bare host entry, any scheme/port)', method: 'POST', headers: { ...JSON_POST, origin: 'https://app.example.com:9000' } },
   { name: 'foreign Origin (SEC-2)', method: 'POST', headers: { ...JSON_POST, origin: 'https://evil.example' }, refusal: 'MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN' },
@@ -65,7 +71,7 @@ function run(list: readonly Guard[], request: GuardRequest): Promise<{ error: Er
 
 for (const row of rows) {
   t.test(`${row.name} (${row.method}) → ${row.refusal ?? 'passes'}`, async (t) => {
-    const { error, calls } = await run(guards, { method: row.method, headers: row.headers })
+    const { error, calls } = await run(guards, { method: row.method, headers: row.headers, url: row.url ?? '/mcp' })
     t.equal(calls, 1, 'done called once')
     if (row.refusal === undefined) t.equal(error, undefined, 'no refusal')
     else {
