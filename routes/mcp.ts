@@ -1,7 +1,7 @@
 // The MCP endpoint: one handler per method, every one behind the front guards (plugins/security.ts
 // attaches them to each route declared here). POST carries every message; GET and DELETE serve
 // legacy sessions (LEGACY-5, LEGACY-9) and are 405 for anything else (HTTP-10).
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify'
 import { GatewayError } from '../src/errors.ts'
 import { handleMcpPost, type McpHandlerDeps } from '../src/front/mcp-handler.ts'
 import type { LegacyFront } from '../src/front/legacy/create-legacy-front.ts'
@@ -32,6 +32,9 @@ function takeOver(request: FastifyRequest, reply: FastifyReply): void {
 
 // The handler answers every request itself (a bug becomes -32603); this only catches what would
 // escape it. Created once: the promise is not handed to Fastify, which would add a then() per call.
+// The same refusal as an onRequest hook: decided before Fastify looks at a body's media type.
+const refuseMethod: onRequestHookHandler = (_request, _reply, done) => done(new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED'))
+
 function createPost(deps: McpHandlerDeps, log: Logger): Handler {
   const onEscaped = (err: unknown): void => log.error({ err }, 'unhandled error after the MCP handler')
   return (request, reply) => {
@@ -53,14 +56,16 @@ function createSessionHandler(legacy: McpRouteOptions['legacy']): Handler {
 
 const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy }) => {
   const session = createSessionHandler(legacy)
-  const handlers: Record<'POST' | 'GET' | 'DELETE' | 'PUT' | 'PATCH', Handler> = {
+  const handlers: Record<'POST' | 'GET' | 'DELETE', Handler> = {
     POST: createPost(deps, app.log),
     GET: session,
     DELETE: session,
-    PUT: methodNotAllowed,
-    PATCH: methodNotAllowed,
   }
   for (const [method, handler] of Object.entries(handlers)) app.route({ method, url: endpoint, handler })
+  // Every other method Fastify knows (PUT, PATCH, QUERY, PROPFIND …) is 405 after the guards, before
+  // its body is read. HEAD follows GET; OPTIONS is the CORS preflight's.
+  const others = app.supportedMethods.filter((method) => !(method in handlers) && method !== 'HEAD' && method !== 'OPTIONS')
+  app.route({ method: others, url: endpoint, onRequest: refuseMethod, handler: methodNotAllowed })
 }
 
 export default mcpRoutes

@@ -21,6 +21,9 @@ import { buildCapabilities } from './routing/discover.ts'
 import { createLegacyFront, type LegacyFront } from './front/legacy/create-legacy-front.ts'
 import { createFrontGuards } from './front/guards.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
+import { createClientErrorHandler } from './front/client-error.ts'
+import { GatewayError } from './errors.ts'
+import { refuse } from './front/refusal.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
@@ -95,7 +98,11 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     return503OnClosing: true,
     // RFC 9112 §3.2: a repeated Host (or Content-Type, Authorization …) arrives joined by a comma
     // instead of the first copy winning, so the strict checks refuse it.
-    http: { joinDuplicateHeaders: true },
+    // A missing Host is the Host guard's 400 with a JSON-RPC body, not node's bare one.
+    http: { joinDuplicateHeaders: true, requireHostHeader: false },
+    // What the parser or the router refuses still gets a JSON-RPC error (src/front/client-error.ts).
+    clientErrorHandler: createClientErrorHandler(() => app.metrics),
+    frameworkErrors: (err, _request, reply) => refuse(reply, new GatewayError('MCP_GATEWAY_HTTP_BAD_REQUEST', undefined, { cause: err })),
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
@@ -103,7 +110,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
-  await app.register(errorHandlerPlugin)
+  await app.register(errorHandlerPlugin, { endpoint: MCP_ENDPOINT })
   await app.register(metricsPlugin)
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })

@@ -33,6 +33,11 @@ export const ERRORS = {
   // E5, HTTP-10
   MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED: { rpcCode: RPC.invalidRequest, httpStatus: 405, message: 'Method not allowed: use POST' },
   MCP_GATEWAY_HTTP_BODY_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 413, message: 'Request body too large' },
+  // README "Limits": what the HTTP parser refuses (bad framing, an unknown method token, a bad URL),
+  // headers over the parser's limit, a body that does not arrive in time
+  MCP_GATEWAY_HTTP_BAD_REQUEST: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Malformed HTTP request' },
+  MCP_GATEWAY_HTTP_HEADERS_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 431, message: 'Request headers too large' },
+  MCP_GATEWAY_HTTP_BODY_TIMEOUT: { rpcCode: RPC.invalidRequest, httpStatus: 408, message: 'Request body not received in time' },
   // E32
   MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE: { rpcCode: RPC.invalidRequest, httpStatus: 415, message: 'Content-Type must be application/json' },
   // E31, HTTP-3
