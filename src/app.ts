@@ -22,6 +22,7 @@ import { createLegacyFront, type LegacyFront } from './front/legacy/create-legac
 import { createFrontGuards } from './front/guards.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { createClientErrorHandler } from './front/client-error.ts'
+import { BodyDeadlines } from './front/body-deadlines.ts'
 import { GatewayError } from './errors.ts'
 import { refuse } from './front/refusal.ts'
 import pkg from '../package.json' with { type: 'json' }
@@ -106,6 +107,10 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
+  // Slow bodies: 408 past limits.bodyIdleMs between chunks or limits.bodyTimeoutMs in all.
+  const bodyDeadlines = new BodyDeadlines({ idleMs: config.limits.bodyIdleMs, totalMs: config.limits.bodyTimeoutMs })
+  app.server.on('request', bodyDeadlines.watch)
+  app.addHook('onClose', async () => bodyDeadlines.close())
   // E32: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()

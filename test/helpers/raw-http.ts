@@ -29,7 +29,8 @@ export async function openRaw(t: TeardownHost, port: number, localAddress = '127
   const chunks: Buffer[] = []
   socket.on('data', (chunk: Buffer) => void chunks.push(chunk))
   socket.on('error', () => {}) // a reset is an expected end here; the test reads what arrived
-  const closed = once(socket, 'close').then(() => undefined)
+  // Not events.once: it would reject on the socket's 'error' (EPIPE, ECONNRESET), which is a close here.
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
   await once(socket, 'connect')
   return { socket, received: () => Buffer.concat(chunks), closed }
 }

@@ -145,6 +145,9 @@ t.test('ENV_SETTINGS → the documented variable names, each bound to its settin
     ['MCP_GATEWAY_LIMITS_QUEUED_CALLS', 'limits.queuedCalls'], ['MCP_GATEWAY_LIMITS_QUEUE_TIMEOUT_MS', 'limits.queueTimeoutMs'],
     ['MCP_GATEWAY_LIMITS_REPLY_BYTES_IN_FLIGHT', 'limits.replyBytesInFlight'],
     ['MCP_GATEWAY_LIMITS_LIST_REFRESH_MS', 'limits.listRefreshMs'],
+    ['MCP_GATEWAY_LIMITS_BODY_IDLE_MS', 'limits.bodyIdleMs'], ['MCP_GATEWAY_LIMITS_BODY_TIMEOUT_MS', 'limits.bodyTimeoutMs'],
+    ['MCP_GATEWAY_LIMITS_CONNECTIONS', 'limits.connections'], ['MCP_GATEWAY_LIMITS_STREAMS_PER_CLIENT', 'limits.streamsPerClient'],
+    ['MCP_GATEWAY_LIMITS_STREAMS', 'limits.streams'], ['MCP_GATEWAY_LIMITS_STREAM_QUEUE_BYTES', 'limits.streamQueueBytes'],
     ['MCP_GATEWAY_AUTH_RESOURCE', 'auth.resource'], ['MCP_GATEWAY_AUTH_SERVERS', 'auth.authorizationServers'],
     ['MCP_GATEWAY_AUTH_ISSUER', 'auth.issuer'], ['MCP_GATEWAY_AUTH_JWKS_URI', 'auth.jwksUri'], ['MCP_GATEWAY_AUTH_REQUIRED_SCOPES', 'auth.requiredScopes'],
   ]
