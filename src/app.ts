@@ -23,6 +23,7 @@ import { createFrontGuards } from './front/guards.ts'
 import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { createClientErrorHandler } from './front/client-error.ts'
 import { BodyDeadlines } from './front/body-deadlines.ts'
+import { capLogLine } from './observability/log-line-limit.ts'
 import { GatewayError } from './errors.ts'
 import { refuse } from './front/refusal.ts'
 import pkg from '../package.json' with { type: 'json' }
@@ -46,8 +47,13 @@ const LOG_BATCH_BYTES = 8 * 1024
 const LOG_FLUSH_MS = 100
 function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void } {
   const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })
-  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS }, destination)
+  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS, hooks: { streamWrite: capLogLine } }, destination)
   return { loggerInstance: logger, flush: () => destination.flushSync() }
+}
+
+// A logger given by the caller (tests) gets the same line cap.
+function withLineCap(logger: BuildOptions['logger']): BuildOptions['logger'] {
+  return typeof logger === 'object' ? { ...logger, hooks: { streamWrite: capLogLine } } : logger
 }
 
 declare module 'fastify' {
@@ -89,7 +95,7 @@ function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { kee
 export async function build(config: GatewayConfig, options: BuildOptions = {}): Promise<FastifyInstance> {
   const own = options.logger === undefined ? createLogger(config) : undefined
   const app: FastifyInstance = Fastify({
-    ...(own ? { loggerInstance: own.loggerInstance as FastifyBaseLogger } : { logger: options.logger }),
+    ...(own ? { loggerInstance: own.loggerInstance as FastifyBaseLogger } : { logger: withLineCap(options.logger) }),
     // One access line per MCP request is written by the handler itself.
     logController: new LogController({ disableRequestLogging: true }),
     // No child logger per request (a hot-path allocation): log lines carry reqId themselves.
