@@ -41,6 +41,7 @@ function createPost(deps: McpHandlerDeps, log: Logger): Handler {
     takeOver(request, reply)
     handleMcpPost(deps, {
       headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress,
+      principal: request.principal,
     }).catch(onEscaped)
   }
 }
@@ -49,7 +50,9 @@ function createSessionHandler(legacy: McpRouteOptions['legacy']): Handler {
   return async (request, reply) => {
     if (legacy === undefined || request.headers['mcp-session-id'] === undefined) methodNotAllowed()
     takeOver(request, reply)
-    const session = { headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress }
+    const session = {
+      headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress, principal: request.principal,
+    }
     await (request.method === 'GET' ? legacy.get(session) : legacy.delete(session))
   }
 }

@@ -3,6 +3,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { pino, type Logger } from 'pino'
 import cors from '@fastify/cors'
 import type { GatewayConfig } from './config/types.ts'
+import type { Principal } from './auth/principal.ts'
 import { isOriginAllowed } from './protocol/origin.ts'
 import type { ServerInfo } from './protocol/result.ts'
 import metricsPlugin from '../plugins/metrics.ts'
@@ -57,6 +58,10 @@ function withLineCap(logger: BuildOptions['logger']): BuildOptions['logger'] {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    // The caller, once the admission guard let the request through; undefined with auth off.
+    principal?: Principal
+  }
   interface FastifyInstance {
     // Writes out buffered log lines (before the process exits).
     flushLogs(): void
@@ -81,10 +86,10 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
 
 // LEGACY-1: 2025-11-25 clients on the same endpoint, through the same router; their GET streams end
 // before the server stops accepting.
-function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; auth: McpHandlerDeps['auth'] }): LegacyFront {
+function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker }): LegacyFront {
   const { router, sealer, hub, backends } = app.gateway
   const legacy = createLegacyFront({
-    router, sealer, hub, keepAlive: shared.keepAlive, auth: shared.auth, metrics: app.metrics, serverInfo: SERVER_INFO,
+    router, sealer, hub, keepAlive: shared.keepAlive, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
     sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
   })
@@ -125,7 +130,12 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   await app.register(metricsPlugin)
   await app.register(authPlugin, { config })
   await app.register(backendsPlugin, { config, serverInfo: SERVER_INFO })
-  const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes })
+  const gatewayAuth = app.auth.gateway
+  // Authentication and rate limits, when configured: a guard of the front list (AUTH-6, AUTH-16).
+  const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
+  const guards = createFrontGuards({ allowedHosts: config.allowedHosts, allowedOrigins: config.allowedOrigins, maxBodyBytes: config.maxBodyBytes, auth })
+  // Set by the admission guard; declared so every request has the same shape.
+  app.decorateRequest('principal', undefined)
   await app.register(securityPlugin, { endpoint: MCP_ENDPOINT, guards })
   await app.register(cors, {
     // A request without Origin (every non-browser client) skips the CORS work entirely.
@@ -138,11 +148,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   })
   const keepAlive = new KeepAliveTicker(config.keepAliveMs)
   const listen = createListenHandler(app, keepAlive)
-  const gatewayAuth = app.auth.gateway
-  // Authentication and rate limits, when configured, before anything else (AUTH-6, AUTH-16).
-  const auth = gatewayAuth.enabled || gatewayAuth.limited ? gatewayAuth : undefined
-  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, auth }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, auth, legacy: legacy?.post }
+  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive }) : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, legacy: legacy?.post }
   await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
   await app.register(healthRoutes)
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).

@@ -1,11 +1,14 @@
 // The front guards: every request to the MCP endpoint, whatever its method, passes this one ordered
 // list before its body is read (plugins/security.ts runs it in one onRequest hook). Each guard is a
-// pure function of the request's method and headers: undefined to let it through, or the
-// GatewayError to refuse it with. A guard may answer with a promise (token verification); the
-// common, synchronous case allocates none. Append new guards (authentication, rate limits) to
-// createFrontGuards: the hook does not change.
+// function of the request's method and headers: undefined to let it through, or the GatewayError
+// to refuse it with. A guard may answer with a promise (authentication and the rate limit); the
+// common, synchronous case allocates none. New guards go into createFrontGuards: the hook does not
+// change.
 import type { IncomingHttpHeaders } from 'node:http'
 import { GatewayError } from '../errors.ts'
+import type { AdmitRequest } from '../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../auth/authenticator.ts'
+import type { Principal } from '../auth/principal.ts'
 import { isHostAllowed, isOriginAllowed, parseHost, targetAuthority } from '../protocol/origin.ts'
 
 // What a guard may look at (a FastifyRequest is one; tests pass plain objects).
@@ -14,6 +17,10 @@ export interface GuardRequest {
   readonly headers: IncomingHttpHeaders
   // The request target as sent (absolute-form "http://host/mcp" names the host itself).
   readonly url?: string
+  // The peer (rate limits of anonymous callers).
+  readonly socket?: { readonly remoteAddress?: string }
+  // Set by the admission guard: who is calling (the handlers read it).
+  principal?: Principal
 }
 
 export type GuardVerdict = GatewayError | undefined
@@ -25,6 +32,12 @@ export interface FrontGuardOptions {
   allowedHosts: readonly string[]
   allowedOrigins: readonly string[]
   maxBodyBytes: number
+  // Authentication and the rate limit, when either is configured (AUTH-6, AUTH-16).
+  auth?: Admitter
+}
+
+export interface Admitter {
+  admit(request: AdmitRequest): Promise<AuthOutcome>
 }
 
 // SEC-1 (DNS rebinding): the host must be well formed (RFC 9112 §3.2: else 400; two Host headers
@@ -49,6 +62,18 @@ export function hostGuard(allowedHosts: readonly string[]): Guard {
 export function originGuard(allowedOrigins: readonly string[]): Guard {
   const refusal = 'MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN'
   return (request) => (isOriginAllowed(allowedOrigins, request.headers.origin) ? undefined : new GatewayError(refusal))
+}
+
+// AUTH-6, AUTH-16: who is calling and whether they are over their rate, for every request on the
+// endpoint whatever its method and era, before its body is read (401/403/429 with their headers).
+// The principal is left on the request for the handler.
+export function admitGuard(auth: Admitter): Guard {
+  return async (request) => {
+    const outcome = await auth.admit({ headers: request.headers, url: request.url, remoteAddress: request.socket?.remoteAddress })
+    if (!outcome.ok) return outcome.error
+    request.principal = outcome.principal
+    return undefined
+  }
 }
 
 const JSON_MEDIA_TYPE = 'application/json'
@@ -76,12 +101,14 @@ export function bodySizeGuard(maxBodyBytes: number): Guard {
   }
 }
 
-// THE list, in the order the refusals are decided: who may talk to us at all (Host, Origin),
-// then what they send (media type, size).
+// THE list, in the order the refusals are decided: who may talk to us at all (Host, Origin, then
+// the caller's credentials and rate), then what they send (media type, size).
 export function createFrontGuards(options: FrontGuardOptions): readonly Guard[] {
+  const admission = options.auth === undefined ? [] : [admitGuard(options.auth)]
   return Object.freeze([
     hostGuard(options.allowedHosts),
     originGuard(options.allowedOrigins),
+    ...admission,
     mediaTypeGuard,
     bodySizeGuard(options.maxBodyBytes),
   ])

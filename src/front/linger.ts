@@ -9,9 +9,14 @@ import type { Socket } from 'node:net'
 
 export const LINGER_MS = 2_000
 
-// The request's body has not been read to its end.
-export function bodyUnread(res: ServerResponse): boolean {
-  return !res.req.complete
+// The request's body has not been read to its end and node would read the rest to reuse the
+// connection: unbounded when the body is chunked or declared over maxBodyBytes. A small declared
+// body left unread (a 401 before the body was looked at) is read by node and the connection kept.
+export function mustCloseUnread(res: ServerResponse, maxBodyBytes: number): boolean {
+  const req = res.req
+  if (req.complete) return false
+  const declared = req.headers['content-length']
+  return declared === undefined || !(Number(declared) <= maxBodyBytes)
 }
 
 // Call before the response is sent.

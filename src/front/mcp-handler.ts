@@ -8,8 +8,6 @@ import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
-import type { AdmitRequest } from '../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
 import { errorBody, recordAccess, type Access } from './access.ts'
@@ -21,8 +19,6 @@ export interface McpHandlerDeps {
   metrics: GatewayMetrics
   // Long-lived streams (subscriptions/listen) are handed to this when configured.
   listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
-  // Authentication and rate limit (AUTH-6, AUTH-16): every request, before anything else.
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
 }
@@ -33,9 +29,11 @@ export interface McpPost {
   res: ServerResponse
   log: Logger
   reqId: string
-  // The request target (tokens in the query string are refused) and the peer (rate limits).
+  // The request target and the peer.
   url?: string
   remoteAddress?: string
+  // The caller, as the admission guard found it (src/front/guards.ts); absent with auth off.
+  principal?: Principal
 }
 
 export type { Access } from './access.ts'
@@ -50,11 +48,9 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
-  const admitted = deps.auth ? await deps.auth.admit({ headers: post.headers, url: post.url, remoteAddress: post.remoteAddress }) : undefined
-  if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
   // G2 step 6: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
-  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, admitted?.principal)
+  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, post.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
     return { rpcMethod: 'notification', outcome: OUTCOME.ok, status: 202 }
@@ -73,7 +69,7 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
     const outcome = await deps.listen(valid, stream, post.res)
     return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
   }
-  return dispatch(deps, post, stream, { valid, principal: admitted?.principal })
+  return dispatch(deps, post, stream, { valid, principal: post.principal })
 }
 
 // A bug must not leave the client hanging: it gets -32603 (or its stream ends), and the error is

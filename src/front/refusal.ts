@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify'
 import type { ErrorCode, GatewayError } from '../errors.ts'
 import { LIMIT, OUTCOME, type LimitName } from '../observability/metrics.ts'
 import { errorBody, recordAccess } from './access.ts'
-import { bodyUnread, closeAfterResponse } from './linger.ts'
+import { closeAfterResponse, mustCloseUnread } from './linger.ts'
 
 // HTTP-10: the only method the endpoint serves today.
 export const ALLOWED_METHODS = 'POST'
@@ -24,7 +24,9 @@ export function refuse(reply: FastifyReply, error: GatewayError): void {
   reply.code(status).header('content-type', 'application/json; charset=utf-8')
   if (error.code === 'MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED') reply.header('allow', ALLOWED_METHODS)
   if (error.headers !== undefined) reply.headers(error.headers)
-  if (bodyUnread(reply.raw)) closeAfterResponse(reply.raw, reply.server.initialConfig.bodyLimit ?? 0)
+  const maxBodyBytes = reply.server.initialConfig.bodyLimit ?? 0
+  // A client that stalled its body is not kept: its connection closes whatever it declared.
+  if (error.code === 'MCP_GATEWAY_HTTP_BODY_TIMEOUT' || mustCloseUnread(reply.raw, maxBodyBytes)) closeAfterResponse(reply.raw, maxBodyBytes)
   void reply.send(body)
   const outcome = status >= 500 ? OUTCOME.error : OUTCOME.rejected
   const { request } = reply

@@ -1,8 +1,6 @@
 // The legacy era's front door (LEGACY-1, LEGACY-16), assembled from the app's shared parts: the one
 // Router, the one Sealer, the one ListenHub, and the ports for state that changes (in memory for
 // one replica; shared implementations plug in here for several).
-import type { AdmitRequest } from '../../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../../auth/authenticator.ts'
 import type { Principal } from '../../auth/principal.ts'
 import type { JsonObject } from '../../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
@@ -32,8 +30,6 @@ export interface LegacyFrontOptions {
   serverInfo: ServerInfo
   sessionTtlMs: number
   clientAnswerTimeoutMs: number
-  // Authentication and rate limit for GET and DELETE (POST is admitted by the MCP handler).
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
@@ -60,7 +56,7 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     capabilities: options.capabilities,
     serverInfo: options.serverInfo,
   }
-  const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth }
+  const http = { sessions, registry, streams, metrics: options.metrics }
   return {
     post: (post, stream, classified, principal) => handleLegacyPost(deps, post, stream, classified, principal),
     get: (request) => handleSessionGet(http, request),

@@ -2,9 +2,7 @@
 // messages outside requests, and the end of the session. A request naming no session never gets
 // here (405, HTTP-10). Every refusal carries a JSON-RPC error body from the catalogue.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
-import type { AdmitRequest } from '../../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../../auth/authenticator.ts'
-import { ANONYMOUS } from '../../auth/principal.ts'
+import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import { GatewayError } from '../../errors.ts'
 import type { Logger } from '../../observability/logger.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/metrics.ts'
@@ -19,8 +17,6 @@ export interface SessionHttpDeps {
   registry: SessionRegistry
   streams: SessionStreams
   metrics: GatewayMetrics
-  // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
 }
 
 export interface SessionHttpRequest {
@@ -30,13 +26,13 @@ export interface SessionHttpRequest {
   reqId: string
   url?: string
   remoteAddress?: string
+  // The caller, admitted by the front guards (AUTH-6, AUTH-16); absent: anonymous.
+  principal?: Principal
 }
 
-// The caller's session: admitted first (401/403/429 with their headers), then the session checks.
+// The caller's session (the caller was admitted by the front guards), bound to that caller.
 async function openSession(deps: SessionHttpDeps, req: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
-  const admitted = deps.auth ? await deps.auth.admit({ headers: req.headers, url: req.url, remoteAddress: req.remoteAddress }) : undefined
-  if (admitted !== undefined && !admitted.ok) return admitted.error
-  return deps.sessions.openFrom(req.headers, (admitted?.principal ?? ANONYMOUS).binding)
+  return deps.sessions.openFrom(req.headers, (req.principal ?? ANONYMOUS).binding)
 }
 
 // LEGACY-9: the client must accept an event stream (a missing Accept is taken as */*).

@@ -167,3 +167,28 @@ t.test('synchronous guards: no promise is created on the way through', async (t)
   t.equal(done, 1, 'done called synchronously')
   t.equal(thens, 0, 'no then() on the synchronous path')
 })
+
+t.test('the admission guard (auth and rate limit) sits after Host/Origin and before media type and size; it leaves the principal on the request', async (t) => {
+  const seen: string[] = []
+  const principal = { id: 'alice' } as unknown as import('../../../src/auth/principal.ts').Principal
+  const auth = {
+    admit: async (request: { headers: IncomingHttpHeaders }) => {
+      seen.push(String(request.headers.authorization))
+      return request.headers.authorization === 'Bearer ok'
+        ? { ok: true as const, principal }
+        : { ok: false as const, error: new GatewayError('MCP_GATEWAY_AUTH_REQUIRED') }
+    },
+  }
+  const list = createFrontGuards({ allowedHosts: ['localhost'], allowedOrigins: [], maxBodyBytes: MAX, auth })
+  const foreign = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, host: 'evil.example', authorization: 'Bearer x' } })
+  t.match(foreign.error, { code: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' }, 'Host first')
+  t.same(seen, [], 'admission not asked for a foreign Host')
+  const anonymous = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, 'content-type': 'text/plain' } })
+  t.match(anonymous.error, { code: 'MCP_GATEWAY_AUTH_REQUIRED' }, 'no token → 401 before the media type')
+  const request: GuardRequest = { method: 'POST', url: '/mcp', headers: { ...JSON_POST, authorization: 'Bearer ok' } }
+  const admitted = await run(list, request)
+  t.equal(admitted.error, undefined)
+  t.equal(request.principal, principal, 'principal left on the request')
+  const tooLarge = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, authorization: 'Bearer ok', 'content-length': String(MAX + 1) } })
+  t.match(tooLarge.error, { code: 'MCP_GATEWAY_HTTP_BODY_TOO_LARGE' }, 'size after admission')
+})
