@@ -6,12 +6,15 @@ import { GatewayError } from '../src/errors.ts'
 import { handleMcpPost, type McpHandlerDeps } from '../src/front/mcp-handler.ts'
 import type { LegacyFront } from '../src/front/legacy/create-legacy-front.ts'
 import type { Logger } from '../src/observability/logger.ts'
+import { clientAddress } from '../src/auth/rate-limit.ts'
 
 export interface McpRouteOptions {
   endpoint: string
   deps: McpHandlerDeps
   // Legacy sessions' GET stream and DELETE (LEGACY-5, LEGACY-9); absent: modern only.
   legacy?: Pick<LegacyFront, 'get' | 'delete'>
+  // The client's address from X-Forwarded-For (behind a load balancer), as the rate limit takes it.
+  trustProxy: boolean
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown
@@ -35,32 +38,37 @@ function takeOver(request: FastifyRequest, reply: FastifyReply): void {
 // The same refusal as an onRequest hook: decided before Fastify looks at a body's media type.
 const refuseMethod: onRequestHookHandler = (_request, _reply, done) => done(new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED'))
 
-function createPost(deps: McpHandlerDeps, log: Logger): Handler {
+// The client's address, one rule for every per-client limit (rate limit, fair scheduling, streams).
+function addressOf(request: FastifyRequest, trustProxy: boolean): string {
+  return trustProxy ? clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], true) : (request.socket.remoteAddress ?? 'unknown')
+}
+
+function createPost(deps: McpHandlerDeps, log: Logger, trustProxy: boolean): Handler {
   const onEscaped = (err: unknown): void => log.error({ err }, 'unhandled error after the MCP handler')
   return (request, reply) => {
     takeOver(request, reply)
     handleMcpPost(deps, {
-      headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress,
+      headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: addressOf(request, trustProxy),
       principal: request.principal,
     }).catch(onEscaped)
   }
 }
 
-function createSessionHandler(legacy: McpRouteOptions['legacy']): Handler {
+function createSessionHandler(legacy: McpRouteOptions['legacy'], trustProxy: boolean): Handler {
   return async (request, reply) => {
     if (legacy === undefined || request.headers['mcp-session-id'] === undefined) methodNotAllowed()
     takeOver(request, reply)
     const session = {
-      headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: request.socket.remoteAddress, principal: request.principal,
+      headers: request.headers, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: addressOf(request, trustProxy), principal: request.principal,
     }
     await (request.method === 'GET' ? legacy.get(session) : legacy.delete(session))
   }
 }
 
-const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy }) => {
-  const session = createSessionHandler(legacy)
+const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy, trustProxy }) => {
+  const session = createSessionHandler(legacy, trustProxy)
   const handlers: Record<'POST' | 'GET' | 'DELETE', Handler> = {
-    POST: createPost(deps, app.log),
+    POST: createPost(deps, app.log, trustProxy),
     GET: session,
     DELETE: session,
   }

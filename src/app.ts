@@ -25,6 +25,11 @@ import { JSON_BODY, parseJsonBody } from './front/body.ts'
 import { createClientErrorHandler } from './front/client-error.ts'
 import { BodyDeadlines } from './front/body-deadlines.ts'
 import { capLogLine } from './observability/log-line-limit.ts'
+import { createFrontMetrics } from './observability/front-metrics.ts'
+import { ConnectionGate, softFdLimit } from './front/connection-gate.ts'
+import { StreamSlots } from './front/stream-slots.ts'
+import type { StreamQueueLimit } from './front/reply-stream.ts'
+import { LIMIT } from './observability/metrics.ts'
 import { GatewayError } from './errors.ts'
 import { refuse } from './front/refusal.ts'
 import pkg from '../package.json' with { type: 'json' }
@@ -70,7 +75,7 @@ declare module 'fastify' {
 
 // subscriptions/listen streams: served by the hub; on close each gets its closing result (SUB-9)
 // before the server stops accepting.
-function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): McpHandlerDeps['listen'] {
+function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker, slots: StreamSlots): McpHandlerDeps['listen'] {
   const deps: ListenDeps = {
     hub: app.gateway.hub,
     keepAlive,
@@ -81,15 +86,35 @@ function createListenHandler(app: FastifyInstance, keepAlive: KeepAliveTicker): 
   app.addHook('preClose', async () => {
     for (const close of deps.closers) close()
   })
-  return (valid, stream, res) => serveListen(deps, valid, stream, res)
+  // Each stream holds a slot of its client's (README "Limits") for as long as it is open.
+  return async (valid, stream, res, client) => {
+    const full = slots.take(client)
+    if (full !== undefined) return full
+    try {
+      return await serveListen(deps, valid, stream, res)
+    } finally {
+      slots.release(client)
+    }
+  }
+}
+
+// Connections and long-lived streams (README "Limits"), and their gauges.
+function createFrontLimits(app: FastifyInstance, config: GatewayConfig): { streamSlots: StreamSlots; streamLimit: StreamQueueLimit } {
+  const gate = new ConnectionGate({ limit: config.limits.connections, metrics: app.metrics, log: app.log, fdLimit: softFdLimit() })
+  gate.attach(app.server)
+  const slots = new StreamSlots({ perClient: config.limits.streamsPerClient, total: config.limits.streams, metrics: app.metrics.limits })
+  createFrontMetrics(app.registry, { connections: () => gate.open, streams: () => slots.open, fds: () => gate.fds(), fdLimit: gate.fdLimit })
+  const limits = app.metrics.limits
+  const streamLimit = { queueBytes: config.limits.streamQueueBytes, slowReader: () => limits.countRefusal(LIMIT.slowReader, '') }
+  return { streamSlots: slots, streamLimit }
 }
 
 // LEGACY-1: 2025-11-25 clients on the same endpoint, through the same router; their GET streams end
 // before the server stops accepting.
-function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker }): LegacyFront {
+function createLegacy(app: FastifyInstance, config: GatewayConfig, shared: { keepAlive: KeepAliveTicker; streamSlots: StreamSlots; streamLimit: StreamQueueLimit }): LegacyFront {
   const { router, sealer, hub, backends } = app.gateway
   const legacy = createLegacyFront({
-    router, sealer, hub, keepAlive: shared.keepAlive, metrics: app.metrics, serverInfo: SERVER_INFO,
+    router, sealer, hub, keepAlive: shared.keepAlive, streamSlots: shared.streamSlots, streamLimit: shared.streamLimit, metrics: app.metrics, serverInfo: SERVER_INFO,
     capabilities: () => buildCapabilities(backends, { listen: true }),
     sessionTtlMs: config.sessionTtlMs, clientAnswerTimeoutMs: config.clientAnswerTimeoutMs,
   })
@@ -147,10 +172,11 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     maxAge: 600,
   })
   const keepAlive = new KeepAliveTicker(config.keepAliveMs)
-  const listen = createListenHandler(app, keepAlive)
-  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive }) : undefined
-  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, listen, legacy: legacy?.post }
-  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy })
+  const { streamSlots, streamLimit } = createFrontLimits(app, config)
+  const listen = createListenHandler(app, keepAlive, streamSlots)
+  const legacy = config.legacyClients ? createLegacy(app, config, { keepAlive, streamSlots, streamLimit }) : undefined
+  const deps: McpHandlerDeps = { router: app.gateway.router, metrics: app.metrics, streamLimit, listen, legacy: legacy?.post }
+  await app.register(mcpRoutes, { endpoint: MCP_ENDPOINT, deps, legacy, trustProxy: config.trustProxy })
   await app.register(healthRoutes)
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })

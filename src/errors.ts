@@ -76,6 +76,10 @@ export const ERRORS = {
   MCP_GATEWAY_LIMIT_QUEUE_FULL: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Too many calls waiting for this backend' },
   MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'No free slot for this backend in time' },
   MCP_GATEWAY_LIMIT_REPLY_BUDGET: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Gateway reply memory budget exhausted' },
+  // README "Limits", the front door's: connections and long-lived streams (with Retry-After)
+  MCP_GATEWAY_LIMIT_CONNECTIONS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many connections to the gateway' },
+  MCP_GATEWAY_LIMIT_STREAMS_PER_CLIENT: { rpcCode: RPC.invalidRequest, httpStatus: 429, message: 'Too many open streams for this client' },
+  MCP_GATEWAY_LIMIT_STREAMS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many open streams on the gateway' },
   // G11: a backend's 401/403 (its challenge never reaches the client), or no credential for it (G12)
   MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },

@@ -15,10 +15,11 @@ const REFUSALS: Record<string, { code: ErrorCode; limit: LimitName }> = {
 const MALFORMED = { code: 'MCP_GATEWAY_HTTP_BAD_REQUEST', limit: LIMIT.badRequest } as const
 
 // The whole response, as bytes on the wire (closing the connection).
-export function rawRefusal(error: GatewayError): string {
+export function rawRefusal(error: GatewayError, headers: Readonly<Record<string, string>> = {}): string {
   const body = JSON.stringify(errorBody(undefined, error))
   const status = error.httpStatus
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('')
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`
 }
 
 interface ParserSocket extends Socket {

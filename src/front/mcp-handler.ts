@@ -10,15 +10,19 @@ import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/met
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
+import { callerKey } from '../routing/call-scheduler.ts'
 import { errorBody, recordAccess, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
-import { ReplyStream } from './reply-stream.ts'
+import { ReplyStream, type StreamQueueLimit } from './reply-stream.ts'
 
 export interface McpHandlerDeps {
   router: Router
   metrics: GatewayMetrics
-  // Long-lived streams (subscriptions/listen) are handed to this when configured.
-  listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
+  // The bound on a stream's write queue (README "Limits"); absent: unbounded.
+  streamLimit?: StreamQueueLimit
+  // Long-lived streams (subscriptions/listen) are handed to this when configured, with the caller's
+  // key (streams per client); a refusal (too many streams) comes back as the error.
+  listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse, client: string) => Promise<Outcome | GatewayError>
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
 }
@@ -29,7 +33,8 @@ export interface McpPost {
   res: ServerResponse
   log: Logger
   reqId: string
-  // The request target and the peer.
+  // The request target, and the client's address (X-Forwarded-For's with trustProxy): the key of
+  // per-client limits while the caller is anonymous.
   url?: string
   remoteAddress?: string
   // The caller, as the admission guard found it (src/front/guards.ts); absent with auth off.
@@ -40,7 +45,7 @@ export type { Access } from './access.ts'
 
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
-  const stream = new ReplyStream(post.res, deps.metrics.sseStreams)
+  const stream = new ReplyStream(post.res, deps.metrics.sseStreams, deps.streamLimit)
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
   const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
@@ -66,7 +71,8 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   const valid = validateModernRequest(post.headers, request)
   if (valid instanceof GatewayError) return reject(stream, request.id, valid, request.method)
   if (request.method === 'subscriptions/listen' && deps.listen) {
-    const outcome = await deps.listen(valid, stream, post.res)
+    const outcome = await deps.listen(valid, stream, post.res, callerKey(post.principal, post.remoteAddress))
+    if (outcome instanceof GatewayError) return reject(stream, request.id, outcome, request.method)
     return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
   }
   return dispatch(deps, post, stream, { valid, principal: post.principal })
@@ -101,7 +107,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const ctx: CallContext = {
     principal,
     signal: controller.signal,
-    client: post.res.req.socket.remoteAddress,
+    client: post.remoteAddress,
     onNotification: (n: JsonRpcNotification) => {
       if (isDeliverable(n, filter)) stream.notify(n)
     },

@@ -15,17 +15,28 @@ export interface StreamGauge {
   dec(): void
 }
 
+// README "Limits": what one stream may hold for a client that does not read it (message characters
+// waiting for 'drain', the final message not counted); past it the stream is cut, which cancels
+// its upstream call (CANCEL-1). One object for the app, shared by every stream.
+export interface StreamQueueLimit {
+  readonly queueBytes: number
+  slowReader(): void
+}
+
 export class ReplyStream {
   readonly #res: ServerResponse
   readonly #gauge: StreamGauge
   #committed = false
   #ended = false
   #queue: string[] = []
+  #queued = 0
   #draining = false
+  readonly #limit: StreamQueueLimit | undefined
 
-  constructor(res: ServerResponse, gauge: StreamGauge) {
+  constructor(res: ServerResponse, gauge: StreamGauge, limit?: StreamQueueLimit) {
     this.#res = res
     this.#gauge = gauge
+    this.#limit = limit
   }
 
   get committed(): boolean {
@@ -61,7 +72,7 @@ export class ReplyStream {
   finish(message: object, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.gone) return
     if (this.#committed) {
-      this.#write(encodeSseEvent(JSON.stringify(message)))
+      this.#write(encodeSseEvent(JSON.stringify(message)), true)
       this.#end()
       return
     }
@@ -79,9 +90,10 @@ export class ReplyStream {
     this.#res.end()
   }
 
-  #write(text: string): void {
+  #write(text: string, final = false): void {
     if (this.#draining) {
       this.#queue.push(text)
+      if (!final && this.#limit !== undefined && (this.#queued += text.length) > this.#limit.queueBytes) this.#cut(this.#limit)
       return
     }
     if (!this.#res.write(text)) {
@@ -94,8 +106,16 @@ export class ReplyStream {
     this.#draining = false
     const queued = this.#queue
     this.#queue = []
+    this.#queued = 0
     for (const text of queued) this.#write(text)
     if (!this.#draining && this.#ended && !this.#res.writableEnded) this.#res.end()
+  }
+
+  // A client that does not read: the stream goes, and with it (CANCEL-1) its upstream call.
+  #cut(limit: StreamQueueLimit): void {
+    limit.slowReader()
+    this.#queue = []
+    this.#res.destroy()
   }
 
   #end(): void {

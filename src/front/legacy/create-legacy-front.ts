@@ -13,7 +13,8 @@ import { MemoryHandOff, type HandOff } from '../../shared-state/hand-off.ts'
 import { MemorySessionRegistry, type SessionRegistry } from '../../shared-state/session-registry.ts'
 import type { KeepAliveTicker } from '../keep-alive.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
-import type { ReplyStream } from '../reply-stream.ts'
+import type { ReplyStream, StreamQueueLimit } from '../reply-stream.ts'
+import type { StreamSlots } from '../stream-slots.ts'
 import type { Classified } from '../../protocol/jsonrpc.ts'
 import { handleLegacyPost, type LegacyDeps } from './legacy-handler.ts'
 import { handleSessionDelete, handleSessionGet, type SessionHttpRequest } from './session-http.ts'
@@ -30,6 +31,9 @@ export interface LegacyFrontOptions {
   serverInfo: ServerInfo
   sessionTtlMs: number
   clientAnswerTimeoutMs: number
+  // Long-lived streams per client and in all (README "Limits").
+  streamSlots?: StreamSlots
+  streamLimit?: StreamQueueLimit
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
@@ -56,7 +60,7 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     capabilities: options.capabilities,
     serverInfo: options.serverInfo,
   }
-  const http = { sessions, registry, streams, metrics: options.metrics }
+  const http = { sessions, registry, streams, metrics: options.metrics, streamSlots: options.streamSlots, streamLimit: options.streamLimit }
   return {
     post: (post, stream, classified, principal) => handleLegacyPost(deps, post, stream, classified, principal),
     get: (request) => handleSessionGet(http, request),

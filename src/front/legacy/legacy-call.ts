@@ -58,7 +58,7 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
   })
   const ctx = createContext(call.valid, stream, controller.signal)
   ctx.principal = call.principal
-  ctx.client = res.req.socket.remoteAddress // per-client limits and fair scheduling, as for modern calls
+  ctx.client = call.post.remoteAddress // per-client limits and fair scheduling, as for modern calls
   try {
     const ended = await drive(deps, call, { stream, ctx, tag })
     if (ended.kind === 'aborted') call.post.log.info({ reqId: call.post.reqId, rpcId: clipForLog(call.valid.request.id), reason: String(controller.signal.reason) }, 'legacy call cancelled') // CANCEL-9

@@ -8,7 +8,9 @@ import type { Logger } from '../../observability/logger.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/metrics.ts'
 import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
-import { ReplyStream } from '../reply-stream.ts'
+import { ReplyStream, type StreamQueueLimit } from '../reply-stream.ts'
+import type { StreamSlots } from '../stream-slots.ts'
+import { callerKey } from '../../routing/call-scheduler.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
 
@@ -17,6 +19,10 @@ export interface SessionHttpDeps {
   registry: SessionRegistry
   streams: SessionStreams
   metrics: GatewayMetrics
+  // Long-lived streams per client and in all (README "Limits"); absent: unbounded.
+  streamSlots?: StreamSlots
+  // The bound on a stream's write queue (README "Limits").
+  streamLimit?: StreamQueueLimit
 }
 
 export interface SessionHttpRequest {
@@ -43,11 +49,18 @@ function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
 
 export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<void> {
   const started = process.hrtime.bigint()
-  const session = await admitStream(deps, get)
-  if (session instanceof GatewayError) return refuse(deps, get, session, started)
-  const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
-  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams), get.res, onOpen)
-  account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
+  const client = callerKey(get.principal, get.remoteAddress)
+  const full = deps.streamSlots?.take(client)
+  if (full !== undefined) return refuse(deps, get, full, started)
+  try {
+    const session = await admitStream(deps, get)
+    if (session instanceof GatewayError) return refuse(deps, get, session, started)
+    const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
+    await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams, deps.streamLimit), get.res, onOpen)
+    account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
+  } finally {
+    deps.streamSlots?.release(client)
+  }
 }
 
 async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
