@@ -1,8 +1,9 @@
 // Slow bodies (README "Limits"): a request body must keep arriving (limits.bodyIdleMs between
 // chunks) and be complete within limits.bodyTimeoutMs. One sweeper for all requests: each body
-// being read is one Map entry, checked on a coarse tick against the socket's byte count, so no
-// chunk pays anything and no timer is created per request. A late body fails its read with 408
-// (the body reader's error goes to refuse(), which closes the connection).
+// being read is one Map entry (its start time: most bodies are complete before the first tick and
+// are simply dropped), and only a body still arriving at a tick gets its progress tracked, against
+// the socket's byte count: no chunk pays anything and no timer is created per request. A late body
+// fails its read with 408 (the body reader's error goes to refuse(), which closes the connection).
 import type { IncomingMessage } from 'node:http'
 import { GatewayError } from '../errors.ts'
 
@@ -18,6 +19,9 @@ export interface BodyDeadlineOptions {
 }
 
 export class BodyDeadlines {
+  // Requests whose body had not arrived when they came in: their start time.
+  readonly #arriving = new Map<IncomingMessage, number>()
+  // Those still arriving at a tick: their progress.
   readonly #reading = new Map<IncomingMessage, Progress>()
   readonly #idleMs: number
   readonly #totalMs: number
@@ -33,17 +37,21 @@ export class BodyDeadlines {
   // A node 'request' listener: every request with a body still to come is watched.
   readonly watch = (req: IncomingMessage): void => {
     if (req.complete || req.method === 'GET' || req.method === 'HEAD') return
-    const now = Date.now()
-    this.#reading.set(req, { started: now, bytes: req.socket.bytesRead, progressAt: now })
+    this.#arriving.set(req, Date.now())
   }
 
   close(): void {
     clearInterval(this.#timer)
+    this.#arriving.clear()
     this.#reading.clear()
   }
 
   #sweep(): void {
     const now = Date.now()
+    for (const [req, started] of this.#arriving) {
+      if (!req.complete && !req.destroyed) this.#reading.set(req, { started, bytes: req.socket?.bytesRead ?? 0, progressAt: started })
+    }
+    this.#arriving.clear()
     for (const [req, progress] of this.#reading) {
       if (req.complete || req.destroyed) {
         this.#reading.delete(req)
