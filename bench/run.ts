@@ -22,11 +22,12 @@ import { runCancellation } from './scenarios/s5-cancellation.ts'
 import { runColdStart } from './scenarios/s6-cold-start.ts'
 import { runToolsCallJwt } from './scenarios/s7-tools-call-jwt.ts'
 import { runNoisyNeighbour } from './scenarios/s8-noisy-neighbour.ts'
+import { runLegacySession } from './scenarios/s9-legacy-session.ts'
 
 const WATCHDOG_MS = 9 * 60_000
 
 const SCENARIOS: readonly ((ctx: BenchContext) => Promise<ScenarioReport>)[] = [
-  runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt, runNoisyNeighbour
+  runToolsCallJson, runProgressSse, runIdleListen, runStdioShared, runCancellation, runColdStart, runToolsCallJwt, runNoisyNeighbour, runLegacySession
 ]
 
 async function runScenario(ctx: BenchContext, id: number): Promise<ScenarioOutcome> {

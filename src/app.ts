@@ -32,12 +32,14 @@ import type { StreamQueueLimit } from './front/reply-stream.ts'
 import { LIMIT } from './observability/metrics.ts'
 import { GatewayError } from './errors.ts'
 import { refuse } from './front/refusal.ts'
+import { trackSilentConnections } from './front/silent-connections.ts'
+import { LogBatch } from './observability/log-batch.ts'
 import pkg from '../package.json' with { type: 'json' }
 
 export const MCP_ENDPOINT = '/mcp'
 export const SERVER_INFO: ServerInfo = Object.freeze({ name: 'mcp-gateway', version: pkg.version })
 
-// Never log secrets (AUTH-15, G13): credentials and mirrored parameter values are redacted.
+// Never log secrets (AUTH-15, HDR-13): credentials and mirrored parameter values are redacted.
 export const REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'req.headers["proxy-authorization"]', 'headers.authorization']
 
 export interface BuildOptions {
@@ -45,16 +47,19 @@ export interface BuildOptions {
   logger?: boolean | object
 }
 
-// Logs go to stdout asynchronously and in batches: lines accumulate until LOG_BATCH_BYTES are
-// buffered or LOG_FLUSH_MS have passed, so the access line per request costs no write of its own
-// (one write per line cost about 6 % of the gateway's CPU per call). Flushed synchronously on exit
-// (server.ts, and pino's own exit handler, which also covers an uncaught exception).
-const LOG_BATCH_BYTES = 8 * 1024
+// Logs go to stdout asynchronously and in batches: lines accumulate (src/observability/log-batch.ts)
+// until LOG_BATCH_CHARS are waiting or LOG_FLUSH_MS have passed, so the access line per request
+// costs no write of its own (one write per line cost about 6 % of the gateway's CPU per call).
+// Flushed synchronously on exit (server.ts, and an exit handler, which also covers an uncaught
+// exception; removed when the app closes).
+const LOG_BATCH_CHARS = 8 * 1024
 const LOG_FLUSH_MS = 100
-function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void } {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: LOG_BATCH_BYTES, periodicFlush: LOG_FLUSH_MS })
-  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS, hooks: { streamWrite: capLogLine } }, destination)
-  return { loggerInstance: logger, flush: () => destination.flushSync() }
+function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void; release: () => void } {
+  const batch = new LogBatch(pino.destination({ dest: 1, sync: false }), { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS })
+  const logger = pino({ level: config.logLevel, redact: REDACT_PATHS, hooks: { streamWrite: capLogLine } }, batch)
+  const flush = (): void => batch.flushSync()
+  process.on('exit', flush)
+  return { loggerInstance: logger, flush, release: () => void process.off('exit', flush) }
 }
 
 // A logger given by the caller (tests) gets the same line cap.
@@ -140,14 +145,16 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     // What the parser or the router refuses still gets a JSON-RPC error (src/front/client-error.ts).
     clientErrorHandler: createClientErrorHandler(() => app.metrics),
     frameworkErrors: (err, _request, reply) => refuse(reply, new GatewayError('MCP_GATEWAY_HTTP_BAD_REQUEST', undefined, { cause: err })),
+    // Connections idle after a request; those that never sent one: trackSilentConnections below.
     forceCloseConnections: 'idle',
   })
   app.decorate('flushLogs', () => own?.flush())
+  if (own) app.addHook('onClose', async () => own.release())
   // Slow bodies: 408 past limits.bodyIdleMs between chunks or limits.bodyTimeoutMs in all.
   const bodyDeadlines = new BodyDeadlines({ idleMs: config.limits.bodyIdleMs, totalMs: config.limits.bodyTimeoutMs })
   app.server.on('request', bodyDeadlines.watch)
   app.addHook('onClose', async () => bodyDeadlines.close())
-  // E32: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
+  // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
   app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
@@ -181,5 +188,8 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // RFC 9728 metadata, readable without a token (AUTH-3, AUTH-4).
   if (app.auth.gateway.metadata) await app.register(wellKnownRoutes, { metadata: app.auth.gateway.metadata })
   await app.register(metricsRoutes)
+  // The last preClose hook: nothing runs between it and the server's close.
+  const closeSilent = trackSilentConnections(app.server)
+  app.addHook('preClose', async () => closeSilent())
   return app
 }

@@ -1,7 +1,7 @@
 // THE error catalogue: every error the gateway itself emits, with its JSON-RPC code, HTTP status
 // (used only when the error is decided before a response starts) and message. Nothing else in
 // the code writes a numeric JSON-RPC code or an error status. The README error table mirrors this
-// (a test keeps the two in step). Rule ids: see GATEWAY-REQUIREMENTS §24.
+// (a test keeps the two in step). Rule ids: see docs/rules.md.
 
 export const RPC = {
   parseError: -32700,
@@ -24,13 +24,13 @@ interface CatalogEntry {
 }
 
 export const ERRORS = {
-  // E1, SEC-2
+  // SEC-2
   MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Origin not allowed' },
   // SEC-1 (DNS rebinding): Host header not in the allow-list
   MCP_GATEWAY_HTTP_HOST_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Host not allowed' },
   // RFC 9112 §3.2: a missing, malformed or repeated Host (or absolute-form authority)
   MCP_GATEWAY_HTTP_HOST_INVALID: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Invalid Host header' },
-  // E5, HTTP-10
+  // HTTP-10
   MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED: { rpcCode: RPC.invalidRequest, httpStatus: 405, message: 'Method not allowed: use POST' },
   MCP_GATEWAY_HTTP_BODY_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 413, message: 'Request body too large' },
   // README "Limits": what the HTTP parser refuses (bad framing, an unknown method token, a bad URL),
@@ -38,22 +38,22 @@ export const ERRORS = {
   MCP_GATEWAY_HTTP_BAD_REQUEST: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Malformed HTTP request' },
   MCP_GATEWAY_HTTP_HEADERS_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 431, message: 'Request headers too large' },
   MCP_GATEWAY_HTTP_BODY_TIMEOUT: { rpcCode: RPC.invalidRequest, httpStatus: 408, message: 'Request body not received in time' },
-  // E32
+  // HTTP-17
   MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE: { rpcCode: RPC.invalidRequest, httpStatus: 415, message: 'Content-Type must be application/json' },
-  // E31, HTTP-3
+  // HTTP-3
   MCP_GATEWAY_HTTP_NOT_ACCEPTABLE: { rpcCode: RPC.invalidRequest, httpStatus: 406, message: 'Accept must include text/event-stream' },
   MCP_GATEWAY_HTTP_NOT_FOUND: { rpcCode: RPC.invalidRequest, httpStatus: 404, message: 'Not found' },
-  // E6
+  // ERR-1
   MCP_GATEWAY_RPC_PARSE_ERROR: { rpcCode: RPC.parseError, httpStatus: 400, message: 'Parse error: body is not valid JSON' },
-  // E7, HTTP-4
+  // HTTP-4
   MCP_GATEWAY_RPC_INVALID_REQUEST: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Invalid request' },
-  // E14, META-1
+  // META-1
   MCP_GATEWAY_META_MISSING: { rpcCode: RPC.invalidParams, httpStatus: 400, message: 'Missing required _meta' },
-  // E10-E12, HDR-5
+  // HDR-5 (VER-1 for the version header, HDR-7/HDR-8 for Mcp-Param-*)
   MCP_GATEWAY_HEADER_MISMATCH: { rpcCode: RPC.headerMismatch, httpStatus: 400, message: 'Header mismatch' },
-  // E13, VER-2
+  // VER-2
   MCP_GATEWAY_VERSION_UNSUPPORTED: { rpcCode: RPC.unsupportedVersion, httpStatus: 400, message: 'Unsupported protocol version' },
-  // E16, ERR-8
+  // ERR-8
   MCP_GATEWAY_METHOD_NOT_FOUND: { rpcCode: RPC.methodNotFound, httpStatus: 404, message: 'Method not found' },
   // ERR-14
   MCP_GATEWAY_LOG_LEVEL_INVALID: { rpcCode: RPC.invalidParams, httpStatus: 400, message: 'Invalid log level' },
@@ -65,9 +65,9 @@ export const ERRORS = {
   MCP_GATEWAY_PARAMS_INVALID: { rpcCode: RPC.invalidParams, httpStatus: 200, message: 'Invalid params' },
   // ERR-13, PAGE-4
   MCP_GATEWAY_CURSOR_INVALID: { rpcCode: RPC.invalidParams, httpStatus: 200, message: 'Invalid cursor' },
-  // MRTR-8/9 (E22)
+  // MRTR-8/9
   MCP_GATEWAY_STATE_INVALID: { rpcCode: RPC.invalidParams, httpStatus: 200, message: 'Invalid requestState' },
-  // ERR-7, E24: gateway-origin failures toward a backend
+  // ERR-7: gateway-origin failures toward a backend
   MCP_GATEWAY_UPSTREAM_UNAVAILABLE: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend unavailable' },
   MCP_GATEWAY_UPSTREAM_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend timed out' },
   MCP_GATEWAY_UPSTREAM_BAD_REPLY: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend sent an invalid reply' },
@@ -80,7 +80,7 @@ export const ERRORS = {
   MCP_GATEWAY_LIMIT_CONNECTIONS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many connections to the gateway' },
   MCP_GATEWAY_LIMIT_STREAMS_PER_CLIENT: { rpcCode: RPC.invalidRequest, httpStatus: 429, message: 'Too many open streams for this client' },
   MCP_GATEWAY_LIMIT_STREAMS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many open streams on the gateway' },
-  // G11: a backend's 401/403 (its challenge never reaches the client), or no credential for it (G12)
+  // AUTH-8: a backend's 401/403 (its challenge never reaches the client), or no credential for it
   MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },
   // AUTH-6, AUTH-12: no bearer token, or one that does not validate (with WWW-Authenticate)
@@ -108,7 +108,7 @@ export const ERRORS = {
 
 export type ErrorCode = keyof typeof ERRORS
 
-// ERR-7, E24: the catalogue code each BackendError reason is reported as (gateway-origin -32603).
+// ERR-7: the catalogue code each BackendError reason is reported as (gateway-origin -32603).
 export const UPSTREAM_FAILURE_CODES = {
   unreachable: 'MCP_GATEWAY_UPSTREAM_UNAVAILABLE',
   timeout: 'MCP_GATEWAY_UPSTREAM_TIMEOUT',
@@ -124,14 +124,14 @@ export const UPSTREAM_FAILURE_CODES = {
 // HTTP-16: the status of an error answered in band (after dispatch, or on an open stream).
 export const IN_BAND_HTTP_STATUS = 200
 
-// G11: a JSON-RPC error a backend returns passes through in band, except these codes, which keep
-// the status the spec fixes when no response has started: E15 (-32021), ERR-8 (-32601).
+// ERR-5: a JSON-RPC error a backend returns passes through in band, except these codes, which keep
+// the status the spec fixes when no response has started: META-4 (-32021), ERR-8 (-32601).
 export const BACKEND_ERROR_STATUS: ReadonlyMap<number, number> = new Map([
   [RPC.missingClientCapability, 400],
   [RPC.methodNotFound, 404],
 ])
 
-// ERR-5, G11: backend error codes a modern client must never see → the code it gets instead, with
+// ERR-5: backend error codes a modern client must never see → the code it gets instead, with
 // the named request param copied into `data` (legacy -32002 → -32602 with data.uri).
 export const BACKEND_ERROR_REWRITES: ReadonlyMap<number, { rpcCode: number; dataParam: string }> = new Map([
   [RPC.legacyResourceNotFound, { rpcCode: RPC.invalidParams, dataParam: 'uri' }],

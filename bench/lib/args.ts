@@ -1,14 +1,14 @@
 // Command line: `npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]`.
 import type { BenchOptions } from './context.ts'
 
-export const ALL_SCENARIOS = [1, 2, 3, 4, 5, 6, 7, 8] as const
+export const ALL_SCENARIOS = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const
 const DEFAULT_CONNECTIONS = 32
 const MAX_CONNECTIONS = 1_024
 
 export const USAGE = `usage: npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]
   --quick          short runs (about a minute in all)
-  --scenario N     run only scenario N (1..8); repeat or comma-separate for several
-  --connections N  concurrent connections for scenarios 1, 2 and 7 (default ${DEFAULT_CONNECTIONS})
+  --scenario N     run only scenario N (1..9); repeat or comma-separate for several
+  --connections N  concurrent connections for scenarios 1, 2, 7 and 9 (default ${DEFAULT_CONNECTIONS})
   --cpu-prof       profile the gateway (node --cpu-prof) into bench/results/profiles/`
 
 function parseScenarios(text: string): number[] {

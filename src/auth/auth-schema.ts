@@ -63,7 +63,7 @@ const TOKEN_CLIENT = {
   audience: { type: 'string', optional: true, doc: 'the backend as audience (sent as audience, and as resource when a URI)' },
 } as const satisfies Settings
 
-// An HTTP backend's `auth`, beside `headers`: the gateway's own credential (AUTH-8, G12).
+// An HTTP backend's `auth`, beside `headers`: the gateway's own credential (AUTH-8).
 export const BACKEND_AUTH_SETTING = {
   type: 'variant',
   key: 'type',

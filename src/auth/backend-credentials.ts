@@ -1,4 +1,4 @@
-// The gateway's credentials toward HTTP backends (AUTH-8, G12): the Authorization value for one
+// The gateway's credentials toward HTTP backends (AUTH-8): the Authorization value for one
 // call, obtained from the backend's authorization server, never the client's own token. A backend
 // that answers 401 gets one retry with a fresh token (the HTTP backend calls `invalidate`).
 import type { Dispatcher } from 'undici'

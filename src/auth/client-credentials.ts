@@ -1,5 +1,5 @@
 // OAuth client credentials (RFC 6749 §4.4): the gateway's own token for a backend, shared by every
-// caller (G12 a: the gateway then does all per-user access control), held until shortly before it
+// caller (AUTH-8: the gateway then does all per-user access control), held until shortly before it
 // expires.
 import type { ClientCredentialsAuth } from './auth-types.ts'
 import type { BackendCredentials, CredentialDeps } from './backend-credentials.ts'

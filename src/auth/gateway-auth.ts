@@ -75,7 +75,7 @@ export class GatewayAuth implements RouteAccess {
     return outcome
   }
 
-  // The front door's one question (G2 step 3, then the rate limit): who is this, may they go on?
+  // The front door's one question (AUTH-6, then the rate limit): who is this, may they go on?
   async admit(request: AdmitRequest): Promise<AuthOutcome> {
     const outcome = this.#authenticator ? await this.authenticate({ authorization: request.headers.authorization, url: request.url }) : NO_AUTH_OUTCOME
     if (!outcome.ok || !this.#store) return outcome

@@ -1,5 +1,5 @@
 // Who is calling: from a validated token (subject + client id), an API key (its name), or nobody
-// (auth off). The stable identity that sealed state and private cache entries are bound to (G12).
+// (auth off). The stable identity that sealed state and private cache entries are bound to (MRTR-9, CACHE-12).
 // The bearer token itself is kept in a private field: it never serializes, so never reaches a log.
 import { createHash } from 'node:crypto'
 
@@ -20,7 +20,7 @@ export interface PrincipalInit {
   scopes?: Iterable<string>
   // Epoch ms after which the credential is no longer valid (token `exp`).
   expiresAtMs?: number
-  // The caller's validated bearer token, kept for RFC 8693 exchange only (G12 c).
+  // The caller's validated bearer token, kept for RFC 8693 exchange only (AUTH-8).
   token?: string
 }
 

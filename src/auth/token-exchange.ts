@@ -1,4 +1,4 @@
-// OAuth 2.0 Token Exchange (RFC 8693) toward one backend (G12 c): the caller's validated token is
+// OAuth 2.0 Token Exchange (RFC 8693) toward one backend (AUTH-8): the caller's validated token is
 // exchanged at the backend's authorization server for a token whose audience is the backend. That
 // is not passthrough (AUTH-8): the backend only ever sees a token issued for it. Held per caller
 // token (so per principal) until shortly before it expires.

@@ -1,5 +1,5 @@
 // THE body reader: Fastify reads the body as one string, bounded by its bodyLimit (maxBodyBytes,
-// 413 past it), and this parses it once. Registered for application/json only (E32: any other
+// 413 past it), and this parses it once. Registered for application/json only (HTTP-17: any other
 // type is 415, refused by the media-type guard before the body is read).
 import type { FastifyRequest } from 'fastify'
 import { GatewayError } from '../errors.ts'

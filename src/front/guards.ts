@@ -88,7 +88,7 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return type.length === JSON_MEDIA_TYPE.length && type.toLowerCase() === JSON_MEDIA_TYPE
 }
 
-// E32: a POST body is JSON; anything else is 415 before it is read. Other methods carry no body.
+// HTTP-17: a POST body is JSON; anything else is 415 before it is read. Other methods carry no body.
 export const mediaTypeGuard: Guard = (request) =>
   request.method !== 'POST' || isJsonMediaType(request.headers['content-type']) ? undefined : new GatewayError('MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE')
 

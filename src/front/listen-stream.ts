@@ -1,7 +1,7 @@
 // A client's subscriptions/listen stream (SUB-*): acknowledgment first, then only what it asked
 // for, tagged with its own id (same JSON type), keep-alive comments (SSE-5), and a graceful
-// closing result on shutdown (SUB-9/10, §27 item 1). Resource subscriptions are routed to the
-// backends that own the URIs (G9); URIs nobody can subscribe to are left out of the ack (SUB-3).
+// closing result on shutdown (SUB-9/10). Resource subscriptions are routed to the
+// backends that own the URIs; URIs nobody can subscribe to are left out of the ack (SUB-3).
 import type { ServerResponse } from 'node:http'
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
@@ -73,7 +73,7 @@ function streamListen(deps: ListenDeps, sub: Subscription, stream: ReplyStream, 
   const stopKeepAlive = deps.keepAlive.add(stream)
   return new Promise((resolve) => {
     const shutdown = (): void => {
-      // Both texts of §27 item 1: cancelled for the listen id, then the closing result.
+      // SUB-9, SUB-10: cancelled for the listen id, then the closing result.
       stream.notify(tagged(id, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'server shutting down' } }))
       stream.finish({ jsonrpc: '2.0', id, result: { resultType: 'complete', _meta: { [META.subscriptionId]: id, [META.serverInfo]: deps.serverInfo } } })
     }

@@ -6,6 +6,7 @@ import { GatewayError, statusFor } from '../errors.ts'
 import { classifyMessage, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
 import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
+import { resultMessageText } from '../protocol/result-splice.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
 import type { Principal } from '../auth/principal.ts'
@@ -54,7 +55,7 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
   const classified = classifyMessage(post.body)
-  // G2 step 6: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
+  // LEGACY-1: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
   if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, post.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
@@ -102,7 +103,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const onClose = (): void => {
     if (!post.res.writableFinished) controller.abort() // CANCEL-1, CANCEL-11
   }
-  post.res.once('close', onClose)
+  post.res.on('close', onClose)
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   const ctx: CallContext = {
     principal,
@@ -121,7 +122,9 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
 
 function write(stream: ReplyStream, id: JsonRpcId, reply: RouteReply, access: Access): Access {
   if (reply.ok) {
-    stream.finish({ jsonrpc: '2.0', id, result: reply.result })
+    // A spliced result is passed on as text, under the client's own id.
+    if (reply.json !== undefined) stream.finishText(resultMessageText(id, reply.json))
+    else stream.finish({ jsonrpc: '2.0', id, result: reply.result })
     return access
   }
   const status = statusFor(reply, stream)

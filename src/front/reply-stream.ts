@@ -70,15 +70,22 @@ export class ReplyStream {
   // The final message: the last SSE event, or a JSON body with the given status (and headers a
   // refusal needs: WWW-Authenticate, Retry-After).
   finish(message: object, status = 200, headers?: Readonly<Record<string, string>>): void {
+    if (!this.gone) this.finishText(JSON.stringify(message), status, headers)
+  }
+
+  // The same with the message already serialised (a spliced result).
+  finishText(body: string, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.gone) return
     if (this.#committed) {
-      this.#write(encodeSseEvent(JSON.stringify(message)), true)
+      this.#write(encodeSseEvent(body), true)
       this.#end()
       return
     }
     this.#ended = true
-    const body = JSON.stringify(message)
-    this.#res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+    const length = Buffer.byteLength(body)
+    this.#res.writeHead(status, headers === undefined
+      ? { 'content-type': 'application/json', 'content-length': length }
+      : { ...headers, 'content-type': 'application/json', 'content-length': length })
     this.#res.end(body)
   }
 
@@ -107,7 +114,8 @@ export class ReplyStream {
     const queued = this.#queue
     this.#queue = []
     this.#queued = 0
-    for (const text of queued) this.#write(text)
+    // Re-queued after a drain: not counted again (the bound is on what arrives while the client does not read).
+    for (const text of queued) this.#write(text, true)
     if (!this.#draining && this.#ended && !this.#res.writableEnded) this.#res.end()
   }
 

@@ -68,6 +68,13 @@ export function listFilterFor(capabilities: JsonObject): JsonObject | undefined 
   return Object.keys(filter).length > 0 ? filter : undefined
 }
 
+// The filter of the listen hub's one listen per backend: its list changes; a 2025-11-25 backend that
+// declares `logging` is listened to even with none ({}), since that is where its logs outside any
+// request arrive (its GET stream, LEGACY-9). Undefined when there is nothing to hear.
+export function hubFilterFor(capabilities: JsonObject, legacy: boolean): JsonObject | undefined {
+  return listFilterFor(capabilities) ?? (legacy && isJsonObject(capabilities.logging) ? {} : undefined)
+}
+
 // SUB-3: the subset of a requested filter that these capabilities can honour; `uris` are the
 // requested URIs some backend can subscribe to, and an empty list is left out.
 export function honourFilter(requested: JsonObject, capabilities: JsonObject, uris: readonly string[] = []): JsonObject {

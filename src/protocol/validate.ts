@@ -1,5 +1,6 @@
-// The modern request checks in their fixed order (G2 step 7), decided before any response byte:
-// required headers and _meta → header/body equality → version → method → log level. Pure.
+// The modern request checks in their fixed order, decided before any response byte (SSE-8):
+// required headers and _meta (META-1) → header/body equality (HDR-5, VER-1) → version (VER-2) →
+// method (ERR-8) → log level (ERR-14). Pure.
 import type { IncomingHttpHeaders } from 'node:http'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject, JsonRpcRequest } from './jsonrpc.ts'
@@ -28,7 +29,7 @@ function unsupportedVersion(requested: string): GatewayError {
   })
 }
 
-// VER-7, E30: a legacy initialize reaching the modern endpoint names the versions we serve.
+// VER-7: a legacy initialize reaching the modern endpoint names the versions we serve.
 export function rejectInitialize(request: JsonRpcRequest): GatewayError {
   const requested = request.params?.protocolVersion
   return unsupportedVersion(typeof requested === 'string' ? requested : LEGACY_VERSION)

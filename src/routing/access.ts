@@ -12,7 +12,7 @@ export interface RouteAccess {
   visibility(principal: Principal, kind: PolicyKind): ((name: string) => boolean) | undefined
 }
 
-// What one caller's listing is bound to and filtered by (G3 "Per-user views").
+// What one caller's listing is bound to and filtered by (CACHE-12, PAGE-4).
 export interface ListView {
   // Sealed into each cursor: another caller's cursor is refused (PAGE-4).
   binding: string

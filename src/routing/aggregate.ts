@@ -1,4 +1,4 @@
-// Aggregated lists (G3, PAGE-*): backends in configured order, pages of `pageSize` items that
+// Aggregated lists (CAP-5, FEAT-2, PAGE-*): backends in configured order, pages of `pageSize` items that
 // span backends, sealed cursors, names namespaced, first backend wins a name collision, hints merged (CACHE-12).
 import type { Logger } from '../observability/logger.ts'
 import { createHash } from 'node:crypto'
@@ -107,7 +107,7 @@ function mergeItems(deps: AggregateDeps, kind: ListKind, contributions: Contribu
 // Hints merged over every contributing backend so all pages of a listing agree (PAGE-5).
 function mergeHints(deps: AggregateDeps, contributions: Contribution[]): CacheHints {
   const hints = mergeCacheHints(contributions.flatMap((c) => (c.list ? [{ ...c.list.hints, ttlMs: deps.catalog.remainingTtl(c.list) }] : [])), EMPTY_HINTS)
-  // A list that varies by caller is private (CAP-4, G3).
+  // A list that varies by caller is private (CAP-4, CACHE-12).
   return deps.view?.visible ? { ...hints, cacheScope: 'private' } : hints
 }
 
@@ -121,7 +121,7 @@ export function listDigest(kind: ListKind, items: JsonObject[]): string {
 }
 
 // PAGE-4: cursor = sealed {list kind, offset, list digest, caller}; anything else (another
-// caller's cursor included, G12) is -32602.
+// caller's cursor included, MRTR-9) is -32602.
 function openCursor(deps: AggregateDeps, kind: ListKind, cursor: unknown): { offset: number; digest?: unknown } {
   if (cursor === undefined) return { offset: 0 }
   const payload = deps.sealer.open(cursor)

@@ -23,7 +23,7 @@ export class BackendSet {
     return this.entries.find((e) => e.backend.name === name)
   }
 
-  // Backends that are up and declared the capability (G3).
+  // Backends that are up and declared the capability (DISC-5).
   offering(capability: string): BackendEntry[] {
     return this.entries.filter((e) => e.backend.status().up && isJsonObject(e.backend.capabilities()[capability]))
   }

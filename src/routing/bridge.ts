@@ -1,4 +1,4 @@
-// MRTR bridging for 2025-11-25 backends (G8 "Legacy backends (bridging)", option B; LEGACY-C5): a
+// MRTR bridging for 2025-11-25 backends (LEGACY-C5; MRTR-2, MRTR-3, MRTR-4 toward the client): a
 // legacy backend's elicitation/create, sampling/createMessage or roots/list sent during a
 // tools/call, prompts/get or resources/read keeps the upstream call open (held) while the modern
 // client gets an input_required result (MRTR-2/3, MRTR-11); the client's retry feeds its

@@ -19,10 +19,12 @@ export interface CallSchedulerOptions {
 interface Waiter {
   client: string
   signal: AbortSignal
-  timer: NodeJS.Timeout
   start: () => void
   fail: (err: BackendError) => void
   onAbort: () => void
+  // When its queue timeout passes (Date.now()); done once it left the queue.
+  deadline: number
+  done: boolean
 }
 
 interface ClientCalls {
@@ -40,6 +42,10 @@ export class CallScheduler {
   #served = 0
   #active = 0
   #queued = 0
+  // Every waiter in the order it entered, which is the order its deadline passes: one timer for
+  // the oldest instead of one per waiter. Waiters that left are skipped (and trimmed from the head).
+  readonly #byAge: Waiter[] = []
+  #expiryTimer: NodeJS.Timeout | undefined
 
   constructor(options: CallSchedulerOptions) {
     this.#options = options
@@ -78,21 +84,37 @@ export class CallScheduler {
       this.#forget(client)
       return Promise.reject(this.#error('queue_full', `${this.#options.maxQueued} calls are waiting for this backend already; retry later`))
     }
-    return new Promise((resolve, reject) => this.#enqueue(calls, { client, signal, start: resolve, fail: reject }))
+    return new Promise((resolve, reject) => this.#enqueue(calls, client, signal, resolve, reject))
   }
 
-  #enqueue(calls: ClientCalls, waiter: Pick<Waiter, 'client' | 'signal' | 'start' | 'fail'>): void {
-    const { queueTimeoutMs } = this.#options
-    const entry: Waiter = {
-      ...waiter,
-      timer: setTimeout(() => this.#drop(entry, this.#error('queue_timeout', `no free slot within ${queueTimeoutMs} ms`)), queueTimeoutMs),
-      onAbort: () => this.#drop(entry, this.#error('aborted', 'the client cancelled the call while it waited')),
+  #enqueue(calls: ClientCalls, client: string, signal: AbortSignal, start: () => void, fail: (err: BackendError) => void): void {
+    const waiter: Waiter = {
+      client, signal, start, fail, deadline: Date.now() + this.#options.queueTimeoutMs, done: false,
+      onAbort: () => this.#drop(waiter, this.#error('aborted', 'the client cancelled the call while it waited')),
     }
-    entry.timer.unref()
-    waiter.signal.addEventListener('abort', entry.onAbort, { once: true })
+    signal.addEventListener('abort', waiter.onAbort, { once: true })
     this.#waitingClients.add(calls)
-    calls.waiting.push(entry)
+    calls.waiting.push(waiter)
     this.#queued++
+    this.#byAge.push(waiter)
+    if (this.#expiryTimer === undefined) this.#armExpiry(this.#options.queueTimeoutMs)
+  }
+
+  #armExpiry(ms: number): void {
+    this.#expiryTimer = setTimeout(this.#expire, ms)
+    this.#expiryTimer.unref()
+  }
+
+  // The oldest waiters whose time is up get queue_timeout; the timer is re-armed for the next.
+  readonly #expire = (): void => {
+    this.#expiryTimer = undefined
+    const now = Date.now()
+    while (this.#byAge.length > 0) {
+      const oldest = this.#byAge[0]
+      if (!oldest.done && oldest.deadline > now) return this.#armExpiry(oldest.deadline - now)
+      this.#byAge.shift()
+      if (!oldest.done) this.#drop(oldest, this.#error('queue_timeout', `no free slot within ${this.#options.queueTimeoutMs} ms`))
+    }
   }
 
   // The queue is full: the longest queue of another client gives up its newest call, if it is
@@ -147,9 +169,10 @@ export class CallScheduler {
   }
 
   #settled(waiter: Waiter): void {
-    clearTimeout(waiter.timer)
+    waiter.done = true
     waiter.signal.removeEventListener('abort', waiter.onAbort)
     this.#queued--
+    while (this.#byAge.length > 0 && this.#byAge[0].done) this.#byAge.shift()
   }
 
   #take(calls: ClientCalls): void {

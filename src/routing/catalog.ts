@@ -1,7 +1,7 @@
 // Per-backend cache of tools/prompts/resources/templates, honouring each backend's ttlMs
 // (CACHE-4) and invalidated by list_changed (CACHE-8). Routing may use a stale copy (CACHE-9).
 // A `private` list fetched for an authenticated caller is kept for that caller only (CACHE-7,
-// CACHE-12, G4): `forPrincipal` gives a view on the same store that fetches on their behalf. A
+// CACHE-12): `forPrincipal` gives a view on the same store that fetches on their behalf. A
 // name missing from a list is refetched for at most once per `minRefreshMs`, and a name that
 // missed in a list is remembered with it (negative caching), so invented names cannot make the
 // gateway refetch (and re-parse) a large list per call; the old copy serves until the new one is in.

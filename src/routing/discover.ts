@@ -1,4 +1,4 @@
-// server/discover: the gateway's own answer (DISC-1..5, G3): its versions, the union of what its
+// server/discover: the gateway's own answer (DISC-1..5): its versions, the union of what its
 // backends offer and it can deliver, its serverInfo, caching hints.
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'

@@ -1,15 +1,19 @@
-// subscriptions/listen fan-in (G9): one upstream listen per backend for list changes, and one per
+// subscriptions/listen fan-in (SUB-3, SUB-4): one upstream listen per backend for list changes, and one per
 // (backend, URI) for resource updates, opened by the first subscriber and closed when the last one
 // leaves (ref-counted), all shared by every client; each re-opened with backoff while wanted (SUB-11).
 // Upstream list changes also invalidate the catalog (CACHE-8). A backend that answers listen
 // without a stream has its listen treated as unavailable: re-tried at the longest backoff, its
 // lists refreshed on a timer meanwhile (list-refresh.ts), its URIs left out of acknowledgments.
+// A backend's logs outside any request come through its list listen too (ListenSink.onLog) and go
+// to the clients that want them (the 2025-11-25 sessions' GET streams).
 import { GatewayError } from '../errors.ts'
 import type { Logger } from '../observability/logger.ts'
 import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import {
-  LIST_CHANGES, RESOURCE_UPDATED, SUBSCRIPTIONS_ACKNOWLEDGED, canSubscribeResources, coversUri, listChangeOf, listFilterFor, subscribedUris,
+  LIST_CHANGES, RESOURCE_UPDATED, SUBSCRIPTIONS_ACKNOWLEDGED, canSubscribeResources, coversUri, hubFilterFor, listChangeOf, subscribedUris,
 } from '../protocol/subscriptions.ts'
+import { toGatewayLogger } from './names.ts'
+import { bestRoute, resourceKey, withinListenBudget, type ResourceRoute } from './resource-routes.ts'
 import type { BackendEntry, BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { resolveUri } from './resolve.ts'
@@ -17,16 +21,12 @@ import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from '../upstream/share
 import { DEFAULT_LIST_REFRESH_MS, ListRefresher, UNSUPPORTED_LISTEN_RETRY_ATTEMPT } from './list-refresh.ts'
 import { BackendError } from '../upstream/backend.ts'
 
+export type { ResourceRoute } from './resource-routes.ts'
+
 export interface ClientSubscription {
-  // List changes this client asked for (SUB-2); resource updates go by its routes instead.
+  // List changes this client asked for (SUB-2), logs at its level; resource updates go by its routes.
   wants(notification: JsonRpcNotification): boolean
   deliver(notification: JsonRpcNotification): void
-}
-
-// A subscribed URI and the backend that owns it (resolveUri).
-export interface ResourceRoute {
-  uri: string
-  entry: BackendEntry
 }
 
 // One upstream listen stream, kept open (re-opened with backoff) until stopped.
@@ -35,6 +35,8 @@ interface Upstream {
   // What to ask for; undefined while the backend cannot be asked (down, no capability yet).
   readonly filter: () => JsonObject | undefined
   readonly onNotification: (notification: JsonRpcNotification) => void
+  // List upstreams only: the backend's logs outside any request.
+  readonly onLog?: (notification: JsonRpcNotification) => void
   close?: () => void
   timer?: NodeJS.Timeout
   stopped: boolean
@@ -52,18 +54,6 @@ export interface ListenHubOptions { logger: Logger; refreshMs?: number }
 interface ResourceListen extends Upstream {
   readonly uri: string
   readonly clients: Set<ClientSubscription>
-}
-
-// Each upstream resource listen holds a connection (HTTP) or a subscription (stdio) open for as
-// long as clients want it: a bound per backend keeps one client from opening thousands upstream.
-const MAX_RESOURCE_LISTENS = 256
-
-function resourceListenBudget(_entry: BackendEntry): number {
-  return MAX_RESOURCE_LISTENS
-}
-
-function resourceKey(route: ResourceRoute): string {
-  return `${route.entry.backend.name}\u0000${route.uri}`
 }
 
 export class ListenHub {
@@ -90,7 +80,14 @@ export class ListenHub {
   start(): void {
     for (const entry of this.#backends.entries) {
       if (this.#closed || this.#lists.has(entry.backend.name)) continue
-      const upstream: Upstream = { entry, filter: () => listFilterFor(entry.backend.capabilities()), onNotification: (n) => this.#onListChange(entry, n), stopped: false }
+      const { backend } = entry
+      const upstream: Upstream = {
+        entry,
+        filter: () => hubFilterFor(backend.capabilities(), backend.status().era === 'legacy'),
+        onNotification: (n) => this.#onListChange(entry, n),
+        onLog: (n) => this.#onLog(entry, n),
+        stopped: false,
+      }
       this.#lists.set(entry.backend.name, upstream)
       this.#open(upstream, 0)
     }
@@ -126,20 +123,9 @@ export class ListenHub {
     return entry.backend.listen !== undefined && lists?.unsupported !== true && canSubscribeResources(entry.backend.capabilities())
   }
 
-  // A URI that already has an upstream listen costs nothing; a new one must fit its backend's budget.
-  // Soft limit: listens requested concurrently are counted when they open, not here.
   #withinBudget(routes: ResourceRoute[]): ResourceRoute[] {
-    const open = new Map<BackendEntry, number>()
-    for (const listen of this.#resources.values()) open.set(listen.entry, (open.get(listen.entry) ?? 0) + 1)
-    return routes.filter((route) => {
-      if (this.#resources.has(resourceKey(route))) return true
-      const count = open.get(route.entry) ?? 0
-      if (count >= resourceListenBudget(route.entry)) {
-        this.#logger.warn({ backend: route.entry.backend.name, uri: route.uri }, 'resource subscription over the listen budget; left out')
-        return false
-      }
-      open.set(route.entry, count + 1)
-      return true
+    return withinListenBudget(routes, this.#resources, (route) => {
+      this.#logger.warn({ backend: route.entry.backend.name, uri: route.uri }, 'resource subscription over the listen budget; left out')
     })
   }
 
@@ -219,6 +205,7 @@ export class ListenHub {
         this.#retry(upstream, Date.now() - openedAt > REPROBE_BACKOFF.maxMs ? 0 : attempt)
       },
       onUnsupported: (reason) => this.#unsupported(upstream, filter, reason),
+      ...(upstream.onLog && { onLog: (n: JsonRpcNotification) => { if (!upstream.stopped) upstream.onLog?.(n) } }),
     })
   }
 
@@ -242,7 +229,7 @@ export class ListenHub {
     upstream.refresher = undefined
   }
 
-  // G9: after a gap (the stream dropped, or a stdio child restarted) a change may have been
+  // SUB-14: after a gap (the stream dropped, or a stdio child restarted) a change may have been
   // missed: once the stream is back, say so to the clients that asked.
   #established(upstream: Upstream, filter: JsonObject): void {
     if (upstream.established) this.#catchUp(upstream, filter)
@@ -276,6 +263,18 @@ export class ListenHub {
     const change = listChangeOf(notification.method)
     if (!change) return
     for (const kind of change.kinds) this.#catalog.invalidate(entry.backend.name, kind)
+    this.#fanOut(notification)
+  }
+
+  // Named after its backend, to every client that wants it at its level (LOG-3 keeps logs off
+  // modern listen streams: those clients never want one).
+  #onLog(entry: BackendEntry, notification: JsonRpcNotification): void {
+    const { logger: own, ...params } = notification.params ?? {}
+    const logger = toGatewayLogger(entry.config.namespace, this.#backends.separator, own)
+    this.#fanOut({ ...notification, params: logger === undefined ? params : { ...params, logger } })
+  }
+
+  #fanOut(notification: JsonRpcNotification): void {
     for (const client of this.#clients) if (client.wants(notification)) client.deliver(notification)
   }
 
@@ -285,15 +284,7 @@ export class ListenHub {
     const uri = notification.params?.uri
     if (notification.method !== RESOURCE_UPDATED || typeof uri !== 'string' || !coversUri(listen.uri, uri)) return
     for (const client of listen.clients) {
-      if (this.#bestRoute(client, listen.entry, uri) === listen.uri) client.deliver(notification)
+      if (bestRoute(this.#routes.get(client) ?? [], listen.entry, uri) === listen.uri) client.deliver(notification)
     }
-  }
-
-  #bestRoute(client: ClientSubscription, entry: BackendEntry, uri: string): string | undefined {
-    let best: string | undefined
-    for (const route of this.#routes.get(client) ?? []) {
-      if (route.entry === entry && coversUri(route.uri, uri) && (best === undefined || route.uri.length > best.length)) best = route.uri
-    }
-    return best
   }
 }

@@ -1,7 +1,7 @@
-// MRTR through the gateway (G8): backend requestState leaves sealed (MRTR-8/9, AES-256-GCM in
+// MRTR through the gateway: backend requestState leaves sealed (MRTR-8/9, AES-256-GCM in
 // seal.ts) together with the caller, an expiry, the method, the name and the backend; a retry's state is verified and
-// the backend gets its own state back byte for byte (MRTR-5, §27 item 18). A bridged legacy call's
-// state carries the handle of the held call instead (G8 "Legacy backends (bridging)"). Every
+// the backend gets its own state back byte for byte (MRTR-5, MRTR-7). A bridged legacy call's
+// state carries the handle of the held call instead (LEGACY-C5). Every
 // sealed state carries a random token id, so a replay store can make it single use (MRTR-9).
 import { randomBytes } from 'node:crypto'
 import { GatewayError } from '../errors.ts'
@@ -26,7 +26,7 @@ export interface StateBinding {
 }
 
 // What a retry's sealed state opens to: the backend's own state (pass-through), or the handle of a
-// call the gateway holds while a legacy backend waits for input (bridging, G8).
+// call the gateway holds while a legacy backend waits for input (bridging, LEGACY-C5).
 export type OpenedState =
   | { kind: 'backend'; state: string; use: StateUse }
   | { kind: 'bridge'; handle: BridgeHandle; use: StateUse }
@@ -64,7 +64,7 @@ export function sealBridgeState(seal: StateSeal, handle: BridgeHandle): string {
   return sealBound(seal, { g: handle.id, r: handle.round })
 }
 
-// Tampered, expired or bound to another caller, method, name or backend → -32602 (E22). Whether
+// Tampered, expired or bound to another caller, method, name or backend → -32602 (MRTR-8, MRTR-9). Whether
 // it was used already is the replay store's to say (the router claims `use`).
 export function openRequestState(sealer: Sealer, binding: StateBinding, token: unknown): OpenedState {
   const payload = sealer.open(token)

@@ -12,3 +12,12 @@ export function describeNameProblem(name: string): string | undefined {
   if (!SAFE_NAME.test(name)) return 'characters outside A-Z a-z 0-9 _ - .'
   return undefined
 }
+
+// A backend's log outside any request reaches a stream that every backend shares, so its `logger`
+// names the backend the way tool names do (FEAT-2; LOG-5 leaves `logger` free): namespace +
+// separator + the backend's logger, or the namespace alone; unchanged with no namespace.
+export function toGatewayLogger(namespace: string, separator: string, logger: unknown): string | undefined {
+  const own = typeof logger === 'string' && logger !== '' ? logger : undefined
+  if (own === undefined) return namespace === '' ? undefined : namespace
+  return toGatewayName(namespace, separator, own)
+}

@@ -90,7 +90,7 @@ function matchesTemplate(catalog: Catalog, list: CachedList | undefined, uri: st
 }
 
 // Resource URIs are never rewritten: exact URI from resources/list, then templates, then the only
-// backend that serves resources at all (G3). Nothing owns it → -32602 with data.uri (ERR-10).
+// backend that serves resources at all (FEAT-9). Nothing owns it → -32602 with data.uri (ERR-10).
 export async function resolveUri(deps: ResolveDeps, uri: string): Promise<BackendEntry> {
   const failures = new Failures()
   const resources: Lookup = { catalog: deps.catalog, kind: listKind('resources'), failures }

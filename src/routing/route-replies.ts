@@ -5,9 +5,22 @@ import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendError } from '../upstream/backend.ts'
 
+// A result may come with `json`: its stamped text, spliced from the backend's reply
+// (protocol/result-splice.ts); then `result` is built only when something asks for the object.
 export type RouteReply =
-  | { ok: true; result: JsonObject }
+  | { ok: true; result: JsonObject; json?: string }
   | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>> }
+
+export function splicedReply(json: string, stamp: () => JsonObject): RouteReply {
+  let result: JsonObject | undefined
+  return {
+    ok: true,
+    json,
+    get result(): JsonObject {
+      return (result ??= stamp())
+    },
+  }
+}
 
 export function replyFromGatewayError(err: GatewayError): RouteReply {
   const reply: RouteReply = { ok: false, error: err.toJsonRpcError(), httpStatus: err.httpStatus, origin: 'gateway' }
@@ -22,8 +35,8 @@ export function replyFromBackendError(err: BackendError): RouteReply {
   return replyFromGatewayError(new GatewayError(UPSTREAM_FAILURE_CODES[err.reason], `${err.backend}: ${err.message}`, { data, cause: err }))
 }
 
-// G11: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
-// catalogue says (ERR-5, E15, ERR-8).
+// ERR-5: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
+// catalogue says (META-4 with ERR-2 for -32021, ERR-8).
 export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
   const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
   const data = isJsonObject(error.data) ? error.data : {}

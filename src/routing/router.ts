@@ -1,11 +1,12 @@
-// Dispatch (G2 step 5): gateway-owned methods answer from the catalog; routed methods go to the
+// Dispatch: gateway-owned methods answer from the catalog; routed methods go to the
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
-import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
+import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, splicedReply, type RouteReply } from './route-replies.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
+import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
@@ -96,12 +97,15 @@ export class Router {
   // Fair scheduling of each backend's calls (README "Limits").
   readonly schedulers: BackendSchedulers
   // How long a bridged call waits for the client's retry: the state's lifetime, capped, since a
-  // held call ties up a backend request (G8). Held calls are per replica: see bridge.ts.
+  // held call ties up a backend request (LEGACY-C5). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
+  #anonymous: (RouterDeps & { principal: Principal }) | undefined
+  readonly #splicer: ResultSplicer
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
+    this.#splicer = new ResultSplicer(deps.serverInfo)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger })
     this.schedulers = new BackendSchedulers(deps.backends.entries, deps.limits)
   }
@@ -152,8 +156,14 @@ export class Router {
     return this.#forward(valid, forward, ctx)
   }
 
-  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9, G12).
+  // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9).
+  // The anonymous caller's is built once.
   #depsFor(principal: Principal): RouterDeps & { principal: Principal } {
+    if (principal === NOBODY) return (this.#anonymous ??= this.#viewFor(NOBODY))
+    return this.#viewFor(principal)
+  }
+
+  #viewFor(principal: Principal): RouterDeps & { principal: Principal } {
     return { ...this.#deps, catalog: this.#deps.catalog.forPrincipal(principal), principal }
   }
 
@@ -234,20 +244,18 @@ export class Router {
     if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
     const reply = round.reply
     if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
-    let result = reply.result
-    if (result.resultType === RESULT_TYPE.inputRequired) {
-      // MRTR-1: only three methods may answer input_required.
-      if (!valid.spec.mrtr || !forward.binding) {
-        throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
-      }
-      const capabilities = valid.meta[META.clientCapabilities] as JsonObject
-      checkInputRequired(result, capabilities, forward.entry.backend.name)
-      result = sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result)
+    const result = reply.result
+    if (result.resultType !== RESULT_TYPE.inputRequired) return this.#complete(valid, result, reply.text)
+    // MRTR-1: only three methods may answer input_required.
+    if (!valid.spec.mrtr || !forward.binding) {
+      throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
     }
-    return this.#complete(valid, result)
+    const capabilities = valid.meta[META.clientCapabilities] as JsonObject
+    checkInputRequired(result, capabilities, forward.entry.backend.name)
+    return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result))
   }
 
-  // G8 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
+  // LEGACY-C5 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
   // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
   #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
     const backend = forward.entry.backend
@@ -279,8 +287,16 @@ export class Router {
     return { resultType: RESULT_TYPE.inputRequired, inputRequests: round.inputRequests, requestState }
   }
 
-  #complete(valid: ValidRequest, result: JsonObject): RouteReply {
-    const stamped = stampResult(result, this.#deps.serverInfo)
-    return { ok: true, result: valid.spec.cacheable ? stampCacheHints(stamped) : stamped }
+  // Stamped by splicing the backend's text when there is one and it is plain (result-splice.ts),
+  // else parsed, stamped and serialised later.
+  #complete(valid: ValidRequest, result: JsonObject, text?: string): RouteReply {
+    const { serverInfo } = this.#deps
+    const { cacheable } = valid.spec
+    const stamp = (): JsonObject => {
+      const stamped = stampResult(result, serverInfo)
+      return cacheable ? stampCacheHints(stamped) : stamped
+    }
+    const json = text === undefined ? undefined : this.#splicer.splice(text, result, cacheable)
+    return json === undefined ? { ok: true, result: stamp() } : splicedReply(json, stamp)
   }
 }

@@ -1,4 +1,4 @@
-// Builds the params a backend receives (G5, META-3, META-9): the client's params and _meta kept,
+// Builds the params a backend receives (META-3, META-9): the client's params and _meta kept,
 // with the keys the gateway owns per hop rewritten (protocolVersion, clientInfo).
 import type { Backend } from '../upstream/backend.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'

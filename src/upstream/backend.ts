@@ -20,10 +20,10 @@ export interface UpstreamCall {
   client?: string
   // Extra headers for HTTP backends (Mcp-Param-*), already encoded (HDR-3/HDR-10).
   headers?: Record<string, string>
-  // On whose behalf (the backend's credential may depend on it: token exchange, G12). Absent: the
+  // On whose behalf (the backend's credential may depend on it: token exchange, AUTH-8). Absent: the
   // gateway's own (probes, listen fan-in).
   principal?: Principal
-  // MRTR bridging (G8, LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
+  // MRTR bridging (LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
   // roots/list sent during this call is answered with what this resolves to. Absent → refused.
   onServerRequest?: (request: ServerRequest) => Promise<ServerAnswer>
 }
@@ -35,9 +35,11 @@ export interface ServerRequest {
 }
 export type ServerAnswer = { result: JsonObject } | { error: JsonRpcErrorObject }
 
-// What a backend answered: a result object or a JSON-RPC error it returned (passed through).
+// What a backend answered: a result object or a JSON-RPC error it returned (passed through). An
+// HTTP backend's result also keeps the reply message's text as it came (already parsed into
+// `result`), so that the result can be passed on by splicing (protocol/result-splice.ts).
 export type UpstreamReply =
-  | { ok: true; result: JsonObject }
+  | { ok: true; result: JsonObject; text?: string }
   | { ok: false; error: JsonRpcErrorObject }
 
 export interface BackendStatus {
@@ -60,6 +62,9 @@ export interface ListenSink {
   // The backend answered the listen request but opened no stream (HTTP 2xx JSON): it cannot
   // deliver notifications this way; instead of onClose (SUB-11: not a drop to re-open at once).
   onUnsupported?(reason: string): void
+  // A notifications/message the backend sent outside any request (a legacy GET stream, a stdio
+  // line while no call is in flight). Only sinks that define it get one, whatever their filter.
+  onLog?(notification: JsonRpcNotification): void
 }
 
 export interface Backend {
@@ -88,7 +93,7 @@ export const BACKEND_FAILURE = {
   queueFull: 'queue_full',
   queueTimeout: 'queue_timeout',
   replyBudget: 'reply_budget',
-  // The backend refused the gateway's credential, or none could be obtained for it (G11, G12).
+  // The backend refused the gateway's credential, or none could be obtained for it (AUTH-8, ERR-7).
   unauthorized: 'unauthorized',
 } as const
 export type BackendFailure = (typeof BACKEND_FAILURE)[keyof typeof BACKEND_FAILURE]

@@ -27,8 +27,18 @@ export function writeConfig(config: unknown): string {
 }
 
 export function spawnGateway(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Omit<GatewayProcess, 'url'> {
-  const child = spawn(process.execPath, [SERVER, '--config', configPath], {
-    env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', MCP_GATEWAY_STATE_SECRET: 'process-test-process-test-process-test', ...env },
+  return watchGateway(t, ['--config', configPath], { MCP_GATEWAY_STATE_SECRET: 'process-test-process-test-process-test', ...env })
+}
+
+// `npm start` as a new user runs it: no config file, no secret, nothing in the environment but
+// PATH and a free port (the default 8080 may be taken on a shared machine).
+export async function startDefaultGateway(t: TeardownHost): Promise<GatewayProcess> {
+  return listening(watchGateway(t, [], {}))
+}
+
+function watchGateway(t: TeardownHost, args: string[], env: Record<string, string>): Omit<GatewayProcess, 'url'> {
+  const child = spawn(process.execPath, [SERVER, ...args], {
+    env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = once(child, 'exit').then(([code]) => code as number | null)
@@ -56,7 +66,10 @@ export function spawnGateway(t: TeardownHost, configPath: string, env: Record<st
 }
 
 export async function startGatewayProcess(t: TeardownHost, configPath: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
-  const started = spawnGateway(t, configPath, env)
+  return listening(spawnGateway(t, configPath, env))
+}
+
+async function listening(started: Omit<GatewayProcess, 'url'>): Promise<GatewayProcess> {
   const line = await started.waitForLine(/Server listening at http:\/\/127\.0\.0\.1:\d+/)
   const origin = /(http:\/\/127\.0\.0\.1:\d+)/.exec(line)![1]
   return { ...started, url: `${origin}/mcp` }

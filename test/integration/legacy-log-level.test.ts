@@ -6,10 +6,13 @@
 // What a client sees:
 // - stdio: a log written while exactly one call is in flight belongs to that call: delivered when it
 //   set a logLevel (and the log is at least that severe), dropped when it did not. With two or more
-//   calls in flight, or none, the log names no request and is dropped (logged at debug).
+//   calls in flight the log names no request and is dropped (logged at debug); with none it belongs
+//   to no request: a modern client never sees it (LOG-7), a 2025-11-25 session's GET stream does
+//   (legacy-session-logs.test.ts).
 // - HTTP: server-everything sends every log outside any request (SDK v1 `sendLoggingMessage` has no
-//   related request id), so they go to the session's GET stream, never to a POST reply; LOG-7 drops
-//   them. The level is still set, so a backend that logs on a call's own stream is heard.
+//   related request id), so they go to the session's GET stream, never to a POST reply; a modern
+//   client never sees them (LOG-7). The level is still set, so a backend that logs on a call's own
+//   stream is heard.
 import t from 'tap'
 import { startEverythingHttp } from '../helpers/everything-http.ts'
 import { buildRpc, createRawClient, META, readSseEvents, type RawMcpClient } from '../helpers/mcp-client.ts'

@@ -43,7 +43,8 @@ export interface LegacyCall {
 type Ended = { kind: 'reply'; reply: RouteReply } | { kind: 'failed'; error: GatewayError } | { kind: 'aborted' }
 
 export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Promise<Access> {
-  const tag = randomBytes(9).toString('base64url')
+  let drawn: string | undefined
+  const tag = (): string => (drawn ??= randomBytes(9).toString('base64url'))
   const stream = new LegacyStream(call.stream, call.post.res, tag)
   const controller = new AbortController()
   const { res } = call.post
@@ -83,14 +84,14 @@ function createContext(valid: ValidRequest, stream: LegacyStream, signal: AbortS
 interface Drive {
   stream: LegacyStream
   ctx: CallContext
-  tag: string
+  tag: () => string
 }
 
 async function drive(deps: LegacyCallDeps, call: LegacyCall, run: Drive): Promise<Ended> {
   let next = 0
   const ask: AskOptions = {
     handOff: deps.handOff, timeoutMs: deps.clientAnswerTimeoutMs, sessionId: call.session.id,
-    stream: run.stream, signal: run.ctx.signal, nextId: () => `${run.tag}-${++next}`,
+    stream: run.stream, signal: run.ctx.signal, nextId: () => `${run.tag()}-${++next}`,
   }
   let valid = call.valid
   for (let round = 0; ; round++) {

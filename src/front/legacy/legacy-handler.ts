@@ -85,12 +85,14 @@ async function requested(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequ
   return runLegacyCall(deps, { ...at, valid })
 }
 
-// LEGACY-16: the level is session state; every later request of the session carries it as logLevel.
+// LEGACY-16: the level is session state; every later request of the session carries it as logLevel,
+// and its GET stream filters the backends' logs outside any request by it.
 async function setLevel(deps: LegacyDeps, at: SessionPost, request: JsonRpcRequest): Promise<Access> {
   if (!isJsonObject(deps.capabilities().logging)) return inBand(at.stream, request, new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${request.method}: no backend offers logging`))
   const level = request.params?.level
   if (!isLogLevel(level)) return inBand(at.stream, request, new GatewayError('MCP_GATEWAY_LOG_LEVEL_INVALID', String(level)))
   await deps.registry.setLogLevel(at.session.id, level, at.session.expiresAt)
+  deps.streams.setLogLevel(at.session.id, level)
   return done(at.stream, request, {})
 }
 

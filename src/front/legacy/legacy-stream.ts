@@ -8,12 +8,13 @@ import type { ReplyStream } from '../reply-stream.ts'
 export class LegacyStream {
   readonly #stream: ReplyStream
   readonly #res: ServerResponse
-  readonly #eventId: string
+  // The call's tag, drawn only when something streams (most calls answer as JSON).
+  readonly #tag: () => string
 
-  constructor(stream: ReplyStream, res: ServerResponse, tag: string) {
+  constructor(stream: ReplyStream, res: ServerResponse, tag: () => string) {
     this.#stream = stream
     this.#res = res
-    this.#eventId = primingEventId(tag)
+    this.#tag = tag
   }
 
   get gone(): boolean {
@@ -25,7 +26,7 @@ export class LegacyStream {
     if (this.#stream.gone) return
     if (!this.#stream.committed) {
       this.#stream.openStream()
-      this.#stream.writeRaw(encodePrimingEvent(this.#eventId))
+      this.#stream.writeRaw(encodePrimingEvent(primingEventId(this.#tag())))
     }
     this.#stream.notify(message)
   }

@@ -1,16 +1,20 @@
 // Legacy GET streams (LEGACY-9/10, LEGACY-16): one per session, carrying what belongs to no request —
-// list changes from the backends and resources/updated for the session's subscriptions — fanned in
-// by the one ListenHub, without subscription ids, with keep-alive comments (SSE-5). The streams
-// open on this replica are held here; which sessions have one is the registry's (LEGACY-10).
+// list changes from the backends, resources/updated for the session's subscriptions, and the
+// backends' logs outside any request at the session's logging/setLevel level (LOG-2, LOG-5) —
+// fanned in by the one ListenHub, without subscription ids, with keep-alive comments (SSE-5). The
+// streams open on this replica are held here; which sessions have one is the registry's
+// (LEGACY-10). A level set on another replica reaches a stream here when it re-opens.
 import type { ServerResponse } from 'node:http'
 import { GatewayError } from '../../errors.ts'
 import type { JsonObject, JsonRpcNotification, JsonRpcRequest } from '../../protocol/jsonrpc.ts'
 import { toLegacyNotification } from '../../protocol/legacy/result.ts'
 import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
+import type { LogLevel } from '../../protocol/meta.ts'
 import { canSubscribeResources, listChangeOf } from '../../protocol/subscriptions.ts'
 import type { ListenHub } from '../../routing/listen-hub.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
 import type { KeepAliveTicker } from '../keep-alive.ts'
+import { isDeliverable } from '../notifications.ts'
 import type { ReplyStream } from '../reply-stream.ts'
 
 export interface SessionStreamsOptions {
@@ -24,6 +28,8 @@ class OpenStream {
   readonly res: ServerResponse
   #unsubscribe: () => void = () => {}
   #routing: Promise<void> = Promise.resolve()
+  // The session's logging/setLevel level; no logs while unset (LOG-2).
+  logLevel: LogLevel | undefined
 
   constructor(stream: ReplyStream, res: ServerResponse) {
     this.stream = stream
@@ -37,7 +43,7 @@ class OpenStream {
       const routes = uris.length === 0 ? [] : await hub.routeResources(uris)
       if (this.res.destroyed) return
       const client = {
-        wants: (n: JsonRpcNotification) => listChangeOf(n.method) !== undefined,
+        wants: (n: JsonRpcNotification) => listChangeOf(n.method) !== undefined || isDeliverable(n, { progressToken: undefined, logLevel: this.logLevel }),
         deliver: (n: JsonRpcNotification) => this.stream.notify(toLegacyNotification(n)),
       }
       const previous = this.#unsubscribe
@@ -71,6 +77,7 @@ export class SessionStreams {
     const closed = new Promise<void>((resolve) => res.once('close', resolve))
     try {
       const state = await this.#options.registry.read(session.id)
+      open.logLevel = state.logLevel
       await open.route(this.#options.hub, state.subscriptions)
       onOpen()
       await closed
@@ -85,6 +92,12 @@ export class SessionStreams {
   // The session's subscriptions after a change; its stream on this replica follows.
   async reroute(sessionId: string, uris: readonly string[]): Promise<void> {
     await this.#open.get(sessionId)?.route(this.#options.hub, uris)
+  }
+
+  // The session's level after logging/setLevel; its stream on this replica follows.
+  setLogLevel(sessionId: string, level: LogLevel): void {
+    const open = this.#open.get(sessionId)
+    if (open !== undefined) open.logLevel = level
   }
 
   async canSubscribe(uri: string): Promise<boolean> {

@@ -14,6 +14,10 @@ import type { EndedSessions } from '../../shared-state/ended-sessions.ts'
 const VERSION_HEADER = 'mcp-protocol-version'
 // Longer tokens are not ours (ours are well under 1 KB): refused before any MAC work.
 const MAX_TOKEN_CHARS = 4096
+// Tokens this replica opened recently, so a session's later requests skip the decryption (a
+// client sends the same id on every request). Only a token that opened is kept, the oldest goes
+// first, and expiry and the ended list are checked on every use.
+const OPENED_CACHE_SIZE = 1024
 
 export interface LegacySessionsOptions {
   sealer: Sealer
@@ -25,6 +29,7 @@ export interface LegacySessionsOptions {
 export class LegacySessions {
   readonly #options: LegacySessionsOptions
   readonly #now: () => number
+  readonly #opened = new Map<string, SessionClaims>()
 
   constructor(options: LegacySessionsOptions) {
     this.#options = options
@@ -47,8 +52,20 @@ export class LegacySessions {
 
   async open(token: string): Promise<SessionClaims | undefined> {
     if (token.length > MAX_TOKEN_CHARS) return undefined
-    const claims = decodeSessionClaims(this.#options.sealer.open(token, this.#now()))
+    const claims = this.#unseal(token)
     if (claims === undefined || (await this.#options.ended.isEnded(claims.id))) return undefined
+    return claims
+  }
+
+  #unseal(token: string): SessionClaims | undefined {
+    const now = this.#now()
+    const cached = this.#opened.get(token)
+    if (cached !== undefined && cached.expiresAt >= now) return cached
+    this.#opened.delete(token)
+    const claims = decodeSessionClaims(this.#options.sealer.open(token, now))
+    if (claims === undefined) return undefined
+    if (this.#opened.size >= OPENED_CACHE_SIZE) this.#opened.delete(this.#opened.keys().next().value as string)
+    this.#opened.set(token, Object.freeze(claims))
     return claims
   }
 

@@ -1,6 +1,6 @@
 // The 2025-11-25 `initialize` handshake, both ways. Pure.
 // Toward a legacy backend (LEGACY-C1): what the gateway offers, and the check of what the backend
-// answered; both transports send it themselves. From a legacy client (LEGACY-2, G10): the gateway
+// answered; both transports send it themselves. From a legacy client (LEGACY-2, LEGACY-16): the gateway
 // answers it itself.
 import { isJsonObject, type JsonObject } from '../jsonrpc.ts'
 import type { ProbeReply } from '../era.ts'
@@ -9,7 +9,7 @@ import { LEGACY_BACKEND_VERSIONS, LEGACY_VERSION } from '../version.ts'
 import { readClientInfo, type ClientInfo } from './session-token.ts'
 import { negotiateLegacyVersion } from './version.ts'
 
-// LEGACY-C1 with G8 option B: the gateway offers what it can bridge to a modern client; whether a
+// LEGACY-C1: the gateway offers what it can bridge to a modern client; whether a
 // given request is answered depends on the capabilities that client declares (MRTR-4, CAP-2).
 export const LEGACY_CLIENT_CAPABILITIES: JsonObject = Object.freeze({ elicitation: { form: {}, url: {} }, sampling: {}, roots: {} })
 

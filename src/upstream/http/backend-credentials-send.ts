@@ -1,8 +1,8 @@
-// One POST to an HTTP backend with the gateway's credential for it (AUTH-8, G12): asked of the
+// One POST to an HTTP backend with the gateway's credential for it (AUTH-8): asked of the
 // backend's credential source for the caller, one retry with a fresh one after a 401 (the cached
 // token may have been revoked early), and a 401 or 403 to a credential becomes a gateway-origin
 // failure: the backend's challenge names its own authorization server and never reaches the
-// client (G11: a client fetching a token for the backend would be token passthrough).
+// client (AUTH-8: a client fetching a token for the backend would be token passthrough).
 import type { Dispatcher } from 'undici'
 import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import { BACKEND_FAILURE, BackendError } from '../backend.ts'
@@ -36,7 +36,12 @@ export async function obtainCredential(backend: string, credentials: CredentialS
   }
 }
 
-export async function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
+// Without a credential source there is nothing to attach or refresh: the request goes as it is.
+export function sendAuthorized(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
+  return options.credentials === undefined ? options.send(undefined) : sendWithCredential(options)
+}
+
+async function sendWithCredential(options: AuthorizedSend): Promise<Dispatcher.ResponseData> {
   const principal = options.principal ?? ANONYMOUS
   const credentials = options.principal === undefined && options.credentials?.perCaller ? undefined : options.credentials
   let authorization = await obtainCredential(options.backend, credentials, principal)

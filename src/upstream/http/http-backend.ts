@@ -67,6 +67,8 @@ export class HttpBackend implements Backend {
   // (one session serves every caller, so it carries the gateway's credential, never a caller's).
   readonly #sessionHeaders: Record<string, string>
   #nextId = 0
+  // What every request carries: the configured headers, then the media types (HTTP-9).
+  readonly #staticHeaders: Readonly<Record<string, string>>
   // A request that failed to connect fails alone; down takes more (shared/failure-probe.ts).
   readonly #failures: FailureProbe
 
@@ -77,6 +79,7 @@ export class HttpBackend implements Backend {
     const url = new URL(config.url)
     this.#path = url.pathname + url.search
     this.#sessionHeaders = { ...config.headers }
+    this.#staticHeaders = { ...config.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
     this.#origin = url.origin
     // Call deadlines are the gateway's own (CallSignal, timeoutMs): undici's idle timers are off.
     const timers = { headersTimeout: 0, bodyTimeout: 0 }
@@ -220,13 +223,9 @@ export class HttpBackend implements Backend {
   // HTTP-9, HDR-10: the backend's own view of the mirrored headers; its own credentials first.
   #headers(call: UpstreamCall): Record<string, string> {
     const meta = call.params._meta as JsonObject | undefined
-    const headers: Record<string, string> = {
-      ...this.#config.headers,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      [HEADER.protocolVersion]: String(meta?.[META.protocolVersion] ?? MODERN_VERSION),
-      [HEADER.method]: call.method,
-    }
+    const headers: Record<string, string> = { ...this.#staticHeaders }
+    headers[HEADER.protocolVersion] = String(meta?.[META.protocolVersion] ?? MODERN_VERSION)
+    headers[HEADER.method] = call.method
     const nameParam = getMethodSpec(call.method)?.nameParam
     const name = nameParam === undefined ? undefined : call.params[nameParam]
     if (typeof name === 'string') headers[HEADER.name] = encodeHeaderValue(name)

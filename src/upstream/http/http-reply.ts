@@ -59,10 +59,57 @@ function route(message: JsonObject, options: ReplyOptions): UpstreamReply | unde
   return asReply(message, options.id)
 }
 
-// The body's chunks kept as they are and decoded once: one copy, not one per concatenation.
-async function readText(body: AsyncIterable<Buffer | string>): Promise<string> {
+// The body's chunks kept as they are and decoded once: one copy, not one per concatenation. A
+// stream body (undici's) is read by its events: cheaper than async iteration, one chunk at a time.
+function readText(body: ReplyBody, meter: ReplyMeter | undefined): Promise<string> {
+  if (!isEventSource(body)) return iterateText(metered(body, meter))
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const onData = (chunk: Buffer | string): void => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+      try {
+        meter?.hold(buffer.length)
+      } catch (err) {
+        body.off('data', onData)
+        body.destroy(err as Error)
+        return reject(err)
+      }
+      chunks.push(buffer)
+    }
+    let ended = false
+    body.on('data', onData)
+    body.once('end', () => {
+      ended = true
+      resolve(decode(chunks))
+    })
+    body.once('error', reject)
+    // Destroyed without an error: what async iteration reports as a premature close.
+    body.once('close', () => {
+      if (!ended) reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }))
+    })
+  })
+}
+
+// An undici body: a Readable stream (tests may pass plain async iterables).
+interface EventBody {
+  on(event: 'data', listener: (chunk: Buffer | string) => void): unknown
+  off(event: 'data', listener: (chunk: Buffer | string) => void): unknown
+  once(event: 'end' | 'error' | 'close', listener: (err?: unknown) => void): unknown
+  destroy(err?: Error): unknown
+}
+
+function isEventSource(body: ReplyBody): body is ReplyBody & EventBody {
+  const candidate = body as Partial<EventBody>
+  return typeof candidate.on === 'function' && typeof candidate.off === 'function' && typeof candidate.destroy === 'function'
+}
+
+async function iterateText(body: AsyncIterable<Buffer | string>): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of body) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  return decode(chunks)
+}
+
+function decode(chunks: Buffer[]): string {
   return chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
 }
 
@@ -70,10 +117,15 @@ function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<
   return meter === undefined ? body : meterBody(body, meter)
 }
 
+const LONE_OBJECT = /^\s*\{/
+
+// A lone reply object keeps its text (for splicing); NDJSON lines and batches do not.
 async function readJson(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
-  for (const message of parseJsonBody(await readText(metered(body, options.meter)))) {
+  const text = await readText(body, options.meter)
+  const messages = parseJsonBody(text)
+  for (const message of messages) {
     const reply = route(message, options)
-    if (reply) return reply
+    if (reply) return reply.ok && messages.length === 1 && LONE_OBJECT.test(text) ? { ok: true, result: reply.result, text } : reply
   }
   return undefined
 }
@@ -82,11 +134,12 @@ async function readJson(body: ReplyBody, options: ReplyOptions): Promise<Upstrea
 function readStream(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
   let found: UpstreamReply | undefined
   return new Promise((resolve, reject) => {
-    const sink = (message: JsonObject): boolean => {
+    const sink = (message: JsonObject, text: string): boolean => {
       // The event is parsed and handed on: its bytes are no longer buffered.
       options.meter?.releaseHeld()
       if (found) return false
       found = route(message, options)
+      if (found?.ok) found = { ok: true, result: found.result, text }
       if (found) resolve(found)
       return false
     }

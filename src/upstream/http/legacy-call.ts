@@ -33,7 +33,7 @@ function stopReason(call: UpstreamCall, deadline: CallSignal): string {
   return call.signal.aborted ? 'client cancelled the request' : deadline.timedOut ? 'gateway timeout' : 'cancelled'
 }
 
-// LEGACY-C5, G8: requests on this call's stream belong to it; elicitation/sampling/roots are bridged.
+// LEGACY-C5: requests on this call's stream belong to it; elicitation/sampling/roots are bridged.
 function answerOnStream(session: LegacySession, call: UpstreamCall, options: LegacyCallOptions) {
   return (request: JsonObject): void => {
     answerCallRequest(request, call.onServerRequest)

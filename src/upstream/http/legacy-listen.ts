@@ -1,6 +1,7 @@
-// Listening to a 2025-11-25 HTTP backend (LEGACY-C4, G9): one `GET` SSE stream per session, shared
+// Listening to a 2025-11-25 HTTP backend (LEGACY-C4): one `GET` SSE stream per session, shared
 // by every open listen, on its own connection so it never holds one of the pool's. Unsolicited
-// list_changed / resources/updated notifications go to each sink whose filter asked for them;
+// list_changed / resources/updated notifications go to each sink whose filter asked for them, logs
+// to each sink that takes them (ListenSink.onLog);
 // URIs are subscribed with `resources/subscribe` and released with `resources/unsubscribe`;
 // the backend's own requests on the stream are answered (LEGACY-C5).
 import { Client } from 'undici'
@@ -106,7 +107,7 @@ export class LegacyListens {
         await response.body.dump()
         return `GET stream answered HTTP ${response.statusCode} without a stream`
       }
-      // The listen hub's catch-up after a gap keys on this (G9).
+      // The listen hub's catch-up after a gap keys on this (SUB-14).
       this.#streaming = true
       for (const sink of this.#sinks.keys()) sink.onOpen?.()
       await readSse(response.body, (message) => {
@@ -123,6 +124,11 @@ export class LegacyListens {
     if (isServerRequest(message)) return this.#options.session.respond(answerServerRequest(message))
     if (typeof message.method !== 'string') return
     const notification = message as unknown as JsonRpcNotification
+    // LEGACY-9: what comes on the GET stream belongs to no request, logs included.
+    if (notification.method === 'notifications/message') {
+      for (const sink of this.#sinks.keys()) sink.onLog?.(notification)
+      return
+    }
     for (const [sink, filter] of this.#sinks) if (isWantedByFilter(notification, filter)) sink.onNotification(notification)
   }
 }

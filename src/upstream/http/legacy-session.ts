@@ -70,7 +70,7 @@ export class LegacySession {
     return `gw-${++this.#nextId}`
   }
 
-  // LEGACY-C1: offer the newest legacy version and the capabilities the gateway bridges (G8).
+  // LEGACY-C1: offer the newest legacy version and the capabilities the gateway bridges (LEGACY-C5).
   // Never cancelled (CANCEL-10): only the handshake timeout can stop it.
   async open(): Promise<void> {
     this.#id = undefined

@@ -3,7 +3,8 @@
 import { SseDecoder } from '../../protocol/sse.ts'
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.ts'
 
-export type MessageSink = (message: JsonObject) => boolean // return true to stop reading
+// Return true to stop reading; `text` is the message as the backend wrote it (the event's data).
+export type MessageSink = (message: JsonObject, text: string) => boolean
 
 export class BadReplyError extends Error {
   constructor(message: string) {
@@ -23,19 +24,20 @@ function parseMessage(text: string): JsonObject {
   return value
 }
 
-// Whole-body JSON; falls back to one message per line (NDJSON under application/json).
+// Whole-body JSON; falls back to one message per line (NDJSON under application/json). JSON.parse
+// takes the surrounding whitespace itself: the text is trimmed only when it fails.
 export function parseJsonBody(text: string): JsonObject[] {
-  const trimmed = text.trim()
-  if (trimmed === '') return []
+  let value: unknown
   try {
-    const value: unknown = JSON.parse(trimmed)
-    if (isJsonObject(value)) return [value]
-    if (Array.isArray(value)) return value.filter(isJsonObject)
-    throw new BadReplyError('backend sent a JSON value that is not an object')
-  } catch (err) {
-    if (err instanceof BadReplyError) throw err
+    value = JSON.parse(text)
+  } catch {
+    const trimmed = text.trim()
+    if (trimmed === '') return []
     return trimmed.split(/\r?\n/).filter((line) => line.trim() !== '').map(parseMessage)
   }
+  if (isJsonObject(value)) return [value]
+  if (Array.isArray(value)) return value.filter(isJsonObject)
+  throw new BadReplyError('backend sent a JSON value that is not an object')
 }
 
 export async function readSse(body: AsyncIterable<Buffer | string>, sink: MessageSink, maxEventChars: number): Promise<boolean> {
@@ -43,9 +45,9 @@ export async function readSse(body: AsyncIterable<Buffer | string>, sink: Messag
   const utf8 = new TextDecoder()
   for await (const chunk of body) {
     const text = typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true })
-    for (const data of decoder.push(text)) if (sink(parseMessage(data))) return true
+    for (const data of decoder.push(text)) if (sink(parseMessage(data), data)) return true
   }
-  for (const data of decoder.end()) if (sink(parseMessage(data))) return true
+  for (const data of decoder.end()) if (sink(parseMessage(data), data)) return true
   return false
 }
 

@@ -1,5 +1,5 @@
 // What a 2025-11-25 backend receives from the gateway: legacy params, and the answers to its own
-// requests (LEGACY-C5), bridged to the modern client when a call can take them (G8). The replies
+// requests (LEGACY-C5), bridged to the modern client when a call can take them (MRTR-2, MRTR-3). The replies
 // themselves are read by the one HTTP reply reader (http/http-reply.ts).
 import { RPC } from '../../errors.ts'
 import { isJsonObject, type JsonObject } from '../../protocol/jsonrpc.ts'
@@ -30,7 +30,7 @@ export function answerServerRequest(request: JsonObject): JsonObject {
   return { jsonrpc: '2.0', id: request.id, ...answerLocally(request.method) }
 }
 
-// LEGACY-C5, G8: the answer to a backend request made during a call: elicitation, sampling and
+// LEGACY-C5: the answer to a backend request made during a call: elicitation, sampling and
 // roots go to `bridge` when the call has one; the rest is answered locally. Never rejects: a
 // failing bridge becomes an internal error for the backend.
 export async function answerCallRequest(request: JsonObject, bridge: UpstreamCall['onServerRequest']): Promise<ServerAnswer> {

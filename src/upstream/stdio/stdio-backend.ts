@@ -187,9 +187,16 @@ class StdioBackend implements Backend {
   #onNotification(notification: JsonRpcNotification): void {
     let routed: boolean
     if (notification.method === 'notifications/progress') routed = this.#calls.routeProgress(notification)
-    else if (notification.method === 'notifications/message') routed = this.#calls.routeLog(notification, this.#state.era)
+    else if (notification.method === 'notifications/message') routed = this.#routeLog(notification)
     else routed = this.#state.up && this.#listens.route(notification, this.#state.era)
     if (!routed) this.#logger.debug({ rpcMethod: notification.method }, 'stdio backend notification not routed; dropped')
+  }
+
+  // A log written while no call is in flight belongs to none: it goes to the listens that take logs
+  // (the legacy sessions' GET streams). With calls in flight it may be one of theirs (stdio-calls.ts).
+  #routeLog(notification: JsonRpcNotification): boolean {
+    if (this.#calls.size > 0) return this.#calls.routeLog(notification, this.#state.era)
+    return this.#state.up && this.#listens.routeLog(notification)
   }
 
   #onServerRequest(session: StdioSession, request: JsonRpcRequest): void {
@@ -198,7 +205,7 @@ class StdioBackend implements Backend {
       this.#logger.warn({ rpcMethod: request.method }, 'modern stdio backend sent a request; ignored')
       return
     }
-    // LEGACY-12: ping is answered with {}; LEGACY-C5, G8: elicitation, sampling and roots go to the
+    // LEGACY-12: ping is answered with {}; LEGACY-C5: elicitation, sampling and roots go to the
     // call they belong to (MRTR bridging), or are refused when there is no single such call.
     const bridge = request.method === 'ping' ? undefined : this.#calls.bridgeFor()
     answerCallRequest(request as unknown as JsonObject, bridge).then((answer) => {

@@ -20,7 +20,7 @@ interface InFlightCall {
   token?: string
   originalToken?: JsonRpcId
   wantsLogs: boolean
-  // Backend requests of this call waiting for the client's answer (MRTR bridging, G8).
+  // Backend requests of this call waiting for the client's answer (MRTR bridging, LEGACY-C5).
   asking: number
   // CANCEL-8: the caller's abort and the per-call timeout, in one signal.
   deadline: CallSignal
@@ -81,7 +81,7 @@ export class CallRouter {
     return target !== undefined
   }
 
-  // G8: stdio ties a legacy child's request to no call, so it goes to the only bridge-capable call
+  // LEGACY-C5: stdio ties a legacy child's request to no call, so it goes to the only bridge-capable call
   // not already waiting for an answer, else to the only bridge-capable call at all; with several
   // candidates nothing is chosen and the request is refused (ambiguous on a shared child).
   bridgeFor(): ((request: ServerRequest) => Promise<ServerAnswer>) | undefined {
@@ -158,7 +158,8 @@ export class CallRouter {
 // notifications/message carries no request id on stdio. A log is delivered only when exactly one
 // call can have caused it: modern servers must not log for a call without a logLevel (LOG-2), so
 // the single in-flight call that set one; legacy servers log session-wide, so the call must be the
-// only one in flight at all. Everything else is dropped (LOG-7).
+// only one in flight at all. Everything else is dropped (LOG-7); a log written while no call is in
+// flight goes to the listens instead (stdio-backend.ts).
 function selectLogTarget(calls: InFlightCall[], era: Era): InFlightCall | undefined {
   const candidates = era === 'modern' ? calls.filter((entry) => entry.wantsLogs) : calls
   return candidates.length === 1 && candidates[0].wantsLogs ? candidates[0] : undefined

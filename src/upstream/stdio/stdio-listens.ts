@@ -38,6 +38,8 @@ export interface ListenRegistry {
   // The child is gone: keep the listens, to be sent again to the next one.
   detach(): void
   route(notification: JsonRpcNotification, era: Era): boolean
+  // A log that belongs to no call: to every open listen that takes logs (ListenSink.onLog).
+  routeLog(notification: JsonRpcNotification): boolean
   closeAll(reason: string): void
 }
 
@@ -85,6 +87,11 @@ export function createListenRegistry(options: ListenRegistryOptions): ListenRegi
     route(notification, era) {
       if (era === 'modern') return routeTagged(notification, listens, end)
       return routeLegacy(notification, listens)
+    },
+    routeLog(notification) {
+      const takers = [...listens].filter((listen) => listen.sink.onLog !== undefined)
+      for (const listen of takers) listen.sink.onLog?.(notification)
+      return takers.length > 0
     },
     closeAll(reason) {
       for (const listen of [...listens]) {

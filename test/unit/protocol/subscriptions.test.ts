@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { JsonObject, JsonRpcNotification } from '../../../src/protocol/jsonrpc.ts'
-import { coversUri, honourFilter, isSubscriptionNotification, isWantedByFilter, listChangeOf, listFilterFor } from '../../../src/protocol/subscriptions.ts'
+import { coversUri, honourFilter, hubFilterFor, isSubscriptionNotification, isWantedByFilter, listChangeOf, listFilterFor } from '../../../src/protocol/subscriptions.ts'
 
 t.test('isWantedByFilter', async (t) => {
   const cases: Array<[string, JsonRpcNotification, JsonObject, boolean]> = [
@@ -44,6 +44,16 @@ t.test('isSubscriptionNotification', async (t) => {
 t.test('listFilterFor', async (t) => {
   t.same(listFilterFor({ tools: { listChanged: true }, prompts: {}, resources: { listChanged: true } }), { toolsListChanged: true, resourcesListChanged: true }, 'declared listChanged → asked')
   t.equal(listFilterFor({ tools: {}, resources: { subscribe: true } }), undefined, 'nothing declared → undefined')
+})
+
+t.test('hubFilterFor: a legacy backend declaring logging is listened to for its logs', async (t) => {
+  const cases: Array<[string, JsonObject, boolean, JsonObject | undefined]> = [
+    ['list changes declared → those, whatever the era', { tools: { listChanged: true }, logging: {} }, false, { toolsListChanged: true }],
+    ['legacy, logging only → {}', { tools: {}, logging: {} }, true, {}],
+    ['modern, logging only → undefined (LOG-3: no logs on listen streams)', { tools: {}, logging: {} }, false, undefined],
+    ['legacy, neither → undefined', { tools: {} }, true, undefined],
+  ]
+  for (const [name, capabilities, legacy, expected] of cases) t.same(hubFilterFor(capabilities, legacy), expected, name)
 })
 
 t.test('honourFilter (SUB-3)', async (t) => {

@@ -34,6 +34,12 @@ function setup(options: Partial<CallSchedulerOptions> = {}): { scheduler: CallSc
   return { scheduler, probe: { started, finish, submit } }
 }
 
+// setTimeout and Date.now move together (the scheduler compares deadlines with Date.now()).
+function mockClock(t: { teardown(fn: () => void): void }): void {
+  mock.timers.enable({ apis: ['setTimeout', 'Date'] })
+  t.teardown(() => mock.timers.reset())
+}
+
 async function reasonOf(call: Promise<unknown>): Promise<string> {
   try {
     await call
@@ -82,8 +88,7 @@ t.test('queue full → the longest queue sheds its newest call; a client with th
 })
 
 t.test('queue timeout (mocked timers) → queue_timeout; the running call is not affected', async (t) => {
-  mock.timers.enable({ apis: ['setTimeout'] })
-  t.teardown(() => mock.timers.reset())
+  mockClock(t)
   const { scheduler, probe } = setup({ queueTimeoutMs: 1_000 })
   const running = probe.submit('A', 'a1')
   const waiting = probe.submit('B', 'b1')
@@ -95,6 +100,31 @@ t.test('queue timeout (mocked timers) → queue_timeout; the running call is not
   t.equal(scheduler.queued, 0)
   await probe.finish('a1')
   t.equal(await running, 'a1')
+})
+
+// One timer serves every waiter: each times out at its own deadline, one served in time does not.
+t.test('queue timeouts of waiters that entered at different times → each at its own deadline', async (t) => {
+  mockClock(t)
+  const { scheduler, probe } = setup({ queueTimeoutMs: 1_000, slots: 1, perClient: 1 })
+  void probe.submit('A', 'a1')
+  const first = probe.submit('B', 'b1')
+  await tick()
+  mock.timers.tick(400)
+  const second = probe.submit('C', 'c1')
+  const served = probe.submit('D', 'd1')
+  await tick()
+  mock.timers.tick(600)
+  t.equal(await reasonOf(first), 'queue_timeout (b)', 'the first at 1000 ms')
+  t.equal(scheduler.queued, 2, 'the later two still waiting')
+  await probe.finish('a1')
+  t.same(probe.started, ['a1', 'c1'], 'a free slot goes to the next waiter')
+  mock.timers.tick(399)
+  t.equal(scheduler.queued, 1, 'd1 still waiting at 1399 ms')
+  mock.timers.tick(1)
+  t.equal(await reasonOf(served), 'queue_timeout (b)', 'd1 at 1400 ms')
+  t.equal(scheduler.queued, 0)
+  await probe.finish('c1')
+  t.equal(await second, 'c1', 'the served one is not timed out')
 })
 
 t.test('abort while waiting → aborted, removed from the queue; an aborted signal up front → refused at once', async (t) => {

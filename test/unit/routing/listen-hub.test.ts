@@ -137,6 +137,32 @@ t.test('list change from a backend → its catalog entries invalidated, delivere
   }
 })
 
+t.test('log outside a request (ListenSink.onLog) → the clients that want it, logger named after the backend; resource listens take none', async (t) => {
+  useMockClock(t)
+  const a = createFakeBackend('a', { lists: { resources: [{ uri: 'file:///a' }] } })
+  const entry = entryOf(a)
+  const set = new BackendSet([{ ...entry, config: { ...entry.config, namespace: 'ns' } }], '__')
+  const hub = new ListenHub(set, new Catalog(new UpstreamParamsBuilder({ name: 'gateway', version: '0.0.0' })), { logger })
+  t.teardown(() => hub.close())
+  hub.start()
+  const wanting = createClient('notifications/message')
+  const other = createClient(TOOLS)
+  hub.subscribe(wanting, await hub.routeResources(['file:///a']))
+  hub.subscribe(other)
+  const list = a.listens[0]
+  list.sink.onLog?.(notification('notifications/message', { level: 'info', data: 'x', logger: 'db' }))
+  list.sink.onLog?.(notification('notifications/message', { level: 'info', data: 'y' }))
+  t.same(wanting.got, [
+    notification('notifications/message', { level: 'info', data: 'x', logger: 'ns__db' }),
+    notification('notifications/message', { level: 'info', data: 'y', logger: 'ns' }),
+  ], 'delivered in order, logger namespaced')
+  t.same(other.got, [], 'a client that does not want logs gets none')
+  t.equal(listenFor(a, 'file:///a').sink.onLog, undefined, 'a resource listen takes no logs')
+  hub.close()
+  list.sink.onLog?.(notification('notifications/message', { level: 'info', data: 'late' }))
+  t.equal(wanting.got.length, 2, 'after close → nothing')
+})
+
 t.test('list change with a method named like an Object.prototype member → ignored', async (t) => {
   useMockClock(t)
   const a = createFakeBackend('a')

@@ -1,6 +1,6 @@
 // Gateway names: namespace + separator + backend name (FEAT-1, FEAT-2).
 import t from 'tap'
-import { MAX_NAME_LENGTH, describeNameProblem, toGatewayName } from '../../../src/routing/names.ts'
+import { MAX_NAME_LENGTH, describeNameProblem, toGatewayLogger, toGatewayName } from '../../../src/routing/names.ts'
 
 t.test('toGatewayName', async (t) => {
   const cases: Array<[string, string, string, string]> = [
@@ -33,4 +33,18 @@ t.test('describeNameProblem', async (t) => {
     else t.match(describeNameProblem(name), expected, `${label} → ${expected.source} problem`)
   }
   t.equal(MAX_NAME_LENGTH, 128, 'MAX_NAME_LENGTH → 128 (FEAT-1)')
+})
+
+t.test('toGatewayLogger: a log outside any request names its backend', async (t) => {
+  const cases: Array<[string, unknown, string | undefined]> = [
+    ['ev', 'db', 'ev__db'],
+    ['ev', undefined, 'ev'],
+    ['ev', '', 'ev'],
+    ['ev', 42, 'ev'],
+    ['', 'db', 'db'],
+    ['', undefined, undefined],
+  ]
+  for (const [namespace, logger, expected] of cases) {
+    t.equal(toGatewayLogger(namespace, '__', logger), expected, `(${JSON.stringify(namespace)}, ${JSON.stringify(logger)}) → ${expected}`)
+  }
 })

@@ -54,3 +54,26 @@ t.test('end → refused until expiry, on this instance', async (t) => {
   await gateway.end(claims)
   t.equal(await gateway.open(token), undefined, 'ended → unknown')
 })
+
+t.test('a token opened once is opened again without decryption, until it expires or its session ends', async (t) => {
+  let now = 1_000_000
+  const sealer = new Sealer('secret-one-secret-one-secret-one!')
+  let decrypted = 0
+  const open = sealer.open.bind(sealer)
+  sealer.open = (token, at) => {
+    decrypted++
+    return open(token, at)
+  }
+  const gateway = new LegacySessions({ sealer, ended: new MemoryEndedSessions(() => now), ttlMs: 60_000, now: () => now })
+  const { token, claims } = gateway.create(INIT, 'anonymous')
+  t.same(await gateway.open(token), claims)
+  t.same(await gateway.open(token), claims)
+  t.equal(decrypted, 1, 'the second open used the opened token')
+  t.equal(await gateway.open(`${token.slice(0, -2)}AA`), undefined, 'a tampered token is still refused')
+  await gateway.end(claims)
+  t.equal(await gateway.open(token), undefined, 'ended → refused though opened before')
+  const second = gateway.create(INIT, 'anonymous')
+  t.ok(await gateway.open(second.token))
+  now = 1_060_001
+  t.equal(await gateway.open(second.token), undefined, 'expired → refused though opened before')
+})

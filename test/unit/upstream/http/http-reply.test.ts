@@ -1,6 +1,7 @@
 // The one HTTP reply reader, modern and legacy (HTTP-7, SSE-1, SSE-3, LEGACY-C5): bodies as undici
 // gives them (async iterables of Buffers), and one real local server through an undici Pool.
 import { once } from 'node:events'
+import { Readable } from 'node:stream'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
@@ -85,6 +86,42 @@ t.test('readReply: bodies as undici gives them', async (t) => {
   }
 })
 
+// The text a result is spliced from (protocol/result-splice.ts): the lone message as it came.
+t.test('readReply: a result keeps its message text only when it came alone', async (t) => {
+  const lone = ` ${JSON.stringify(result('a'))}\n`
+  const cases: Array<[string, HttpReply, string | undefined]> = [
+    ['a lone JSON reply → the whole body', reply(200, 'application/json', [lone.slice(0, 9), lone.slice(9)]), lone],
+    ['NDJSON lines → none', reply(200, 'application/json', [`${JSON.stringify(progress)}\n${JSON.stringify(result('a'))}\n`]), undefined],
+    ['a JSON array → none', reply(200, 'application/json', [JSON.stringify([result('a')])]), undefined],
+    ['SSE → the final event\'s data', reply(200, 'text/event-stream', [sse(progress), sse(result('a'))]), JSON.stringify(result('a'))],
+  ]
+  for (const [name, response, text] of cases) {
+    const read = await readReply(response, { id: 'a', maxEventChars: 1_024 })
+    t.equal(read.ok ? read.text : 'not ok', text, name)
+  }
+})
+
+// A stream body (undici's is a Readable) is read by its events, not by async iteration.
+t.test('readReply: a stream body → read by its events; destroyed early or over the budget → fails, never hangs', async (t) => {
+  const text = JSON.stringify(result('a'))
+  const whole = Readable.from([Buffer.from(text.slice(0, 7)), Buffer.from(text.slice(7))], { objectMode: false })
+  t.match(await readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: whole }, { id: 'a', maxEventChars: 1_024 }),
+    { ok: true, result: { ok: 1 }, text }, 'two chunks → the result, with its text')
+  const cut = new Readable({ read() {} })
+  cut.push(Buffer.from(text.slice(0, 5)))
+  setImmediate(() => cut.destroy())
+  await t.rejects(readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: cut }, { id: 'a', maxEventChars: 1_024 }),
+    { code: 'ERR_STREAM_PREMATURE_CLOSE' }, 'destroyed without an error → premature close')
+  const budget = new ReplyBudget(4_096)
+  const big = new Readable({ read() {} })
+  big.push(Buffer.alloc(3_000, 0x20))
+  big.push(Buffer.alloc(3_000, 0x20))
+  const failed = readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: big }, { id: 'a', maxEventChars: 1_024, meter: budget.meter('big') })
+  await t.rejects(failed, { name: 'BackendError', reason: 'reply_budget' }, 'over the budget → reply_budget')
+  t.ok(big.destroyed, 'the body is destroyed')
+  t.equal(budget.inFlight, 0, 'nothing left held')
+})
+
 t.test('readReply: without onServerRequest a server request is dropped, not taken for the reply', async (t) => {
   const response = reply(200, 'application/json', [`${JSON.stringify({ ...ping, id: 'a' })}\n${JSON.stringify(result('a'))}`])
   t.match(await readReply(response, { id: 'a', maxEventChars: 1_024 }), { ok: true, result: { ok: 1 } })
@@ -141,7 +178,7 @@ t.test('with a reply budget: a JSON reply over it fails naming the backend; SSE 
   const done = await readReply(reply(200, 'text/event-stream', [...events, sse(result('s'))]), {
     id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n),
   })
-  t.same(done, { ok: true, result: { ok: 1 } }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
+  t.same(done, { ok: true, result: { ok: 1 }, text: JSON.stringify(result('s')) }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
   t.equal(notified.length, 50)
   t.equal(budget.inFlight, 0, 'released at the end')
 })

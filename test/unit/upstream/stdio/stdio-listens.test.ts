@@ -128,3 +128,20 @@ t.test('closeAll → every sink closed with the reason', async (t) => {
   t.same(a.closed, ['backend closed'])
   t.match(fake.written.at(-1), { kind: 'notify', method: 'notifications/cancelled' })
 })
+
+t.test('routeLog → every open listen that takes logs, none else; routed only when one took it', async (t) => {
+  const registry = setup()
+  const log: JsonRpcNotification = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'x' } }
+  t.notOk(registry.routeLog(log), 'no listen → not routed')
+  const plain = recordingSink()
+  registry.open({ toolsListChanged: true }, plain.sink)
+  t.notOk(registry.routeLog(log), 'no listen takes logs → not routed')
+  const logs: JsonRpcNotification[] = []
+  const close = registry.open({}, { ...recordingSink().sink, onLog: (n) => logs.push(n) })
+  t.ok(registry.routeLog(log), 'a listen that takes logs → routed')
+  t.same(logs, [log])
+  t.same(plain.received, [], 'never to onNotification')
+  close()
+  t.notOk(registry.routeLog(log), 'closed → not routed')
+  t.equal(logs.length, 1)
+})
