@@ -13,6 +13,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'MCP_GATEWAY_RPC_PARSE_ERROR',
   FST_ERR_CTP_INVALID_JSON_BODY: 'MCP_GATEWAY_RPC_PARSE_ERROR',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'MCP_GATEWAY_RPC_INVALID_REQUEST',
+  FST_ERR_ROUTE_MISSING_CONTENT_TYPE: 'MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE',
 }
 
 function toGatewayError(err: FastifyError | GatewayError): GatewayError {
@@ -23,15 +24,28 @@ function toGatewayError(err: FastifyError | GatewayError): GatewayError {
   return new GatewayError('MCP_GATEWAY_INTERNAL', undefined, { cause: err })
 }
 
-export default fp(async function errorHandlerPlugin(app) {
+export interface ErrorHandlerOptions {
+  // The MCP endpoint: a method no route serves there is 405 (HTTP-10), not 404.
+  endpoint: string
+}
+
+// The path of a request target, without its query.
+function pathOf(url: string): string {
+  const query = url.indexOf('?')
+  return query === -1 ? url : url.slice(0, query)
+}
+
+export default fp<ErrorHandlerOptions>(async function errorHandlerPlugin(app, { endpoint }) {
   app.setErrorHandler((err: FastifyError | GatewayError, request, reply) => {
     const gatewayError = toGatewayError(err)
     // A bug, not a refusal: logged once with its stack (the access line follows, as for any request).
     if (gatewayError.httpStatus >= 500) request.log.error({ reqId: request.id, err }, 'unhandled error')
     refuse(reply, gatewayError)
   })
-  // Not an MCP request: no access line, no count.
-  app.setNotFoundHandler((_request, reply) => {
+  // Not an MCP request: no access line, no count. The endpoint with a method no route serves
+  // (OPTIONS that is no preflight, a method Fastify knows but the gateway does not) is 405.
+  app.setNotFoundHandler((request, reply) => {
+    if (pathOf(request.url) === endpoint) return refuse(reply, new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED'))
     void reply.code(404).send(errorBody(undefined, new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND')))
   })
 }, { name: 'error-handler' })

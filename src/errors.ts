@@ -28,9 +28,16 @@ export const ERRORS = {
   MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Origin not allowed' },
   // SEC-1 (DNS rebinding): Host header not in the allow-list
   MCP_GATEWAY_HTTP_HOST_FORBIDDEN: { rpcCode: RPC.invalidRequest, httpStatus: 403, message: 'Host not allowed' },
+  // RFC 9112 §3.2: a missing, malformed or repeated Host (or absolute-form authority)
+  MCP_GATEWAY_HTTP_HOST_INVALID: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Invalid Host header' },
   // HTTP-10
   MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED: { rpcCode: RPC.invalidRequest, httpStatus: 405, message: 'Method not allowed: use POST' },
   MCP_GATEWAY_HTTP_BODY_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 413, message: 'Request body too large' },
+  // README "Limits": what the HTTP parser refuses (bad framing, an unknown method token, a bad URL),
+  // headers over the parser's limit, a body that does not arrive in time
+  MCP_GATEWAY_HTTP_BAD_REQUEST: { rpcCode: RPC.invalidRequest, httpStatus: 400, message: 'Malformed HTTP request' },
+  MCP_GATEWAY_HTTP_HEADERS_TOO_LARGE: { rpcCode: RPC.invalidRequest, httpStatus: 431, message: 'Request headers too large' },
+  MCP_GATEWAY_HTTP_BODY_TIMEOUT: { rpcCode: RPC.invalidRequest, httpStatus: 408, message: 'Request body not received in time' },
   // HTTP-17
   MCP_GATEWAY_HTTP_UNSUPPORTED_MEDIA_TYPE: { rpcCode: RPC.invalidRequest, httpStatus: 415, message: 'Content-Type must be application/json' },
   // HTTP-3
@@ -69,6 +76,10 @@ export const ERRORS = {
   MCP_GATEWAY_LIMIT_QUEUE_FULL: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Too many calls waiting for this backend' },
   MCP_GATEWAY_LIMIT_QUEUE_TIMEOUT: { rpcCode: RPC.internalError, httpStatus: 200, message: 'No free slot for this backend in time' },
   MCP_GATEWAY_LIMIT_REPLY_BUDGET: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Gateway reply memory budget exhausted' },
+  // README "Limits", the front door's: connections and long-lived streams (with Retry-After)
+  MCP_GATEWAY_LIMIT_CONNECTIONS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many connections to the gateway' },
+  MCP_GATEWAY_LIMIT_STREAMS_PER_CLIENT: { rpcCode: RPC.invalidRequest, httpStatus: 429, message: 'Too many open streams for this client' },
+  MCP_GATEWAY_LIMIT_STREAMS: { rpcCode: RPC.internalError, httpStatus: 503, message: 'Too many open streams on the gateway' },
   // AUTH-8: a backend's 401/403 (its challenge never reaches the client), or no credential for it
   MCP_GATEWAY_UPSTREAM_UNAUTHORIZED: { rpcCode: RPC.internalError, httpStatus: 200, message: 'Backend refused the gateway\'s credentials' },
   MCP_GATEWAY_INTERNAL: { rpcCode: RPC.internalError, httpStatus: 500, message: 'Internal error' },

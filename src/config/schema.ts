@@ -97,6 +97,31 @@ const LIMIT_SETTINGS = {
     type: 'integer', default: 5_000, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_LIST_REFRESH_MS',
     doc: 'an unknown tool or prompt name refetches that backend\'s list at most this often (names that missed are remembered per list)',
   },
+  // The front door's limits (issue 11: one client must not slow, blind or break the others).
+  bodyIdleMs: {
+    type: 'integer', default: 30_000, min: 10, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_BODY_IDLE_MS',
+    doc: 'longest pause between two chunks of a request body (408 after it)',
+  },
+  bodyTimeoutMs: {
+    type: 'integer', default: 60_000, min: 10, max: 3_600_000, env: 'MCP_GATEWAY_LIMITS_BODY_TIMEOUT_MS',
+    doc: 'longest time to receive a whole request body (408 after it)',
+  },
+  connections: {
+    type: 'integer', default: 4_096, min: 1, max: 1_000_000, env: 'MCP_GATEWAY_LIMITS_CONNECTIONS',
+    doc: 'client connections open at once, all clients together; a further one gets 503 with Retry-After and is closed',
+  },
+  streamsPerClient: {
+    type: 'integer', default: 32, min: 1, max: 100_000, env: 'MCP_GATEWAY_LIMITS_STREAMS_PER_CLIENT',
+    doc: 'long-lived streams (subscriptions/listen, legacy GET) one client may hold open; a further one gets 429 with Retry-After',
+  },
+  streams: {
+    type: 'integer', default: 1_024, min: 1, max: 1_000_000, env: 'MCP_GATEWAY_LIMITS_STREAMS',
+    doc: 'long-lived streams open at once, all clients together; a further one gets 503 with Retry-After',
+  },
+  streamQueueBytes: {
+    type: 'integer', default: 4 * 1024 * 1024, min: 1024, env: 'MCP_GATEWAY_LIMITS_STREAM_QUEUE_BYTES',
+    doc: 'bytes of SSE messages waiting for a client that does not read its stream; past it the stream is cut and its upstream call cancelled',
+  },
 } as const satisfies Settings
 
 export const GATEWAY_SETTINGS = {
@@ -175,6 +200,14 @@ function checkMinBackendsUp(config: Partial<GatewayConfig>, report: (path: strin
   if (config.minBackendsUp !== undefined && config.minBackendsUp > count) report('minBackendsUp', `must be at most the number of backends (${count}), got ${config.minBackendsUp}`)
 }
 
+// SEC-2: "*" for origins lets any web page drive the gateway from a visitor's browser (CORS reflects
+// every origin); only with authentication on, where such a page still needs the visitor's token.
+function checkOpenOrigins(config: Partial<GatewayConfig>, report: (path: string, problem: string) => void): void {
+  if (config.allowedOrigins?.includes('*') && config.auth === undefined) {
+    report('allowedOrigins', '"*" lets any web page call the gateway from a visitor\'s browser; it is accepted only with authentication on (set `auth`), else list the origins')
+  }
+}
+
 export type ConfigResult = { ok: true; config: GatewayConfig } | { ok: false; errors: string[] }
 
 export function validateConfig(raw: unknown): ConfigResult {
@@ -186,6 +219,7 @@ export function validateConfig(raw: unknown): ConfigResult {
   checkAuthSettings(config as Partial<GatewayConfig>, report)
   checkMinBackendsUp(config as Partial<GatewayConfig>, report)
   checkTlsSettings(config as Pick<GatewayConfig, 'tls' | 'http2'>, report)
+  checkOpenOrigins(config as Partial<GatewayConfig>, report)
   // The reader follows GATEWAY_SETTINGS, which GatewayConfig is derived from (a unit test checks).
   return errors.length > 0 ? { ok: false, errors } : { ok: true, config: config as GatewayConfig }
 }

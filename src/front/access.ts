@@ -41,10 +41,29 @@ export function targetFields(method: string, name: string | undefined): Pick<Acc
   return { tool: name }
 }
 
+// Log amplification (README "Limits"): a client's strings (ids, methods, names, URIs) are cut to
+// LOG_FIELD_CHARS in log lines, with the length they had; a 1 MiB id is not a 1 MiB line.
+export const LOG_FIELD_CHARS = 256
+
+export function clipForLog<T>(value: T): T | string {
+  if (typeof value !== 'string' || value.length <= LOG_FIELD_CHARS) return value
+  return `${value.slice(0, LOG_FIELD_CHARS)}…[${value.length} chars]`
+}
+
+function isLong(value: unknown): boolean {
+  return typeof value === 'string' && value.length > LOG_FIELD_CHARS
+}
+
 export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string, access: Access, seconds: number): void {
   metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
   if (access.backend !== undefined) metrics.observeUpstream(access.backend, access.outcome)
-  log.info({ reqId, ...access, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  const { rpcMethod, rpcId, tool, prompt, uri, userAgent } = access
+  // The common line has short fields: only an oversized one is copied into a clipped line.
+  const long = isLong(rpcMethod) || isLong(rpcId) || isLong(tool) || isLong(prompt) || isLong(uri) || isLong(userAgent)
+  const fields = long
+    ? { ...access, rpcMethod: clipForLog(rpcMethod), rpcId: clipForLog(rpcId), tool: clipForLog(tool), prompt: clipForLog(prompt), uri: clipForLog(uri), userAgent: clipForLog(userAgent) }
+    : access
+  log.info({ reqId, ...fields, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
 }
 
 // A JSON-RPC error response: with the request's id when it was readable, else without one.

@@ -1,12 +1,15 @@
 // The front guards: every request to the MCP endpoint, whatever its method, passes this one ordered
 // list before its body is read (plugins/security.ts runs it in one onRequest hook). Each guard is a
-// pure function of the request's method and headers: undefined to let it through, or the
-// GatewayError to refuse it with. A guard may answer with a promise (token verification); the
-// common, synchronous case allocates none. Append new guards (authentication, rate limits) to
-// createFrontGuards: the hook does not change.
+// function of the request's method and headers: undefined to let it through, or the GatewayError
+// to refuse it with. A guard may answer with a promise (authentication and the rate limit); the
+// common, synchronous case allocates none. New guards go into createFrontGuards: the hook does not
+// change.
 import type { IncomingHttpHeaders } from 'node:http'
 import { GatewayError } from '../errors.ts'
-import { isHostAllowed, isOriginAllowed } from '../protocol/origin.ts'
+import type { AdmitRequest } from '../auth/gateway-auth.ts'
+import type { AuthOutcome } from '../auth/authenticator.ts'
+import type { Principal } from '../auth/principal.ts'
+import { isHostAllowed, isOriginAllowed, parseHost, targetAuthority } from '../protocol/origin.ts'
 
 // What a guard may look at (a FastifyRequest is one; tests pass plain objects).
 export interface GuardRequest {
@@ -15,6 +18,12 @@ export interface GuardRequest {
   // The host the client asked for (Fastify's request.host): Host, or `:authority` on HTTP/2, or
   // X-Forwarded-Host behind a trusted proxy (`trustProxy`); absent: the Host header.
   readonly host?: string
+  // The request target as sent (absolute-form "http://host/mcp" names the host itself).
+  readonly url?: string
+  // The peer (rate limits of anonymous callers).
+  readonly socket?: { readonly remoteAddress?: string }
+  // Set by the admission guard: who is calling (the handlers read it).
+  principal?: Principal
 }
 
 export type GuardVerdict = GatewayError | undefined
@@ -26,18 +35,49 @@ export interface FrontGuardOptions {
   allowedHosts: readonly string[]
   allowedOrigins: readonly string[]
   maxBodyBytes: number
+  // Authentication and the rate limit, when either is configured (AUTH-6, AUTH-16).
+  auth?: Admitter
 }
 
-// SEC-1 (DNS rebinding): the host the client asked for must be in the allow-list.
+export interface Admitter {
+  admit(request: AdmitRequest): Promise<AuthOutcome>
+}
+
+// SEC-1 (DNS rebinding): the host must be well formed (RFC 9112 §3.2: else 400; two Host headers
+// arrive joined by a comma, since the server joins duplicates, so they are malformed too) and in the
+// allow-list (else 403). An absolute-form target's authority wins over Host (RFC 9112 §3.2.2); on
+// HTTP/2 the host is `:authority`, behind a trusted proxy X-Forwarded-Host (request.host). The
+// last Host let through is remembered: the common request re-checks nothing.
 export function hostGuard(allowedHosts: readonly string[]): Guard {
-  const refusal = 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN'
-  return (request) => (isHostAllowed(allowedHosts, request.host || request.headers.host) ? undefined : new GatewayError(refusal))
+  let lastAllowed: string | undefined
+  return (request) => {
+    const url = request.url
+    const raw = url === undefined || url.charCodeAt(0) === 47 ? request.host || request.headers.host : targetAuthority(url)
+    if (raw === lastAllowed && raw !== undefined) return undefined
+    const host = parseHost(raw)
+    if (host === undefined) return new GatewayError('MCP_GATEWAY_HTTP_HOST_INVALID')
+    if (!isHostAllowed(allowedHosts, host)) return new GatewayError('MCP_GATEWAY_HTTP_HOST_FORBIDDEN')
+    lastAllowed = raw
+    return undefined
+  }
 }
 
 // SEC-2: a browser's Origin must be in the allow-list; no Origin (a non-browser client) passes.
 export function originGuard(allowedOrigins: readonly string[]): Guard {
   const refusal = 'MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN'
   return (request) => (isOriginAllowed(allowedOrigins, request.headers.origin) ? undefined : new GatewayError(refusal))
+}
+
+// AUTH-6, AUTH-16: who is calling and whether they are over their rate, for every request on the
+// endpoint whatever its method and era, before its body is read (401/403/429 with their headers).
+// The principal is left on the request for the handler.
+export function admitGuard(auth: Admitter): Guard {
+  return async (request) => {
+    const outcome = await auth.admit({ headers: request.headers, url: request.url, remoteAddress: request.socket?.remoteAddress })
+    if (!outcome.ok) return outcome.error
+    request.principal = outcome.principal
+    return undefined
+  }
 }
 
 const JSON_MEDIA_TYPE = 'application/json'
@@ -65,12 +105,14 @@ export function bodySizeGuard(maxBodyBytes: number): Guard {
   }
 }
 
-// THE list, in the order the refusals are decided: who may talk to us at all (Host, Origin),
-// then what they send (media type, size).
+// THE list, in the order the refusals are decided: who may talk to us at all (Host, Origin, then
+// the caller's credentials and rate), then what they send (media type, size).
 export function createFrontGuards(options: FrontGuardOptions): readonly Guard[] {
+  const admission = options.auth === undefined ? [] : [admitGuard(options.auth)]
   return Object.freeze([
     hostGuard(options.allowedHosts),
     originGuard(options.allowedOrigins),
+    ...admission,
     mediaTypeGuard,
     bodySizeGuard(options.maxBodyBytes),
   ])

@@ -9,23 +9,23 @@ import { rejectInitialize, validateModernRequest, type ValidRequest } from '../p
 import { resultMessageText } from '../protocol/result-splice.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 import type { CallContext, RouteReply, Router } from '../routing/router.ts'
-import type { AdmitRequest } from '../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../auth/authenticator.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
+import { callerKey } from '../routing/call-scheduler.ts'
 import { clientFields, errorBody, recordAccess, targetFields, type Access } from './access.ts'
 import { isDeliverable } from './notifications.ts'
-import { ReplyStream } from './reply-stream.ts'
+import { ReplyStream, type StreamQueueLimit } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 import type { Tracing } from '../observability/tracing.ts'
 
 export interface McpHandlerDeps {
   router: Router
   metrics: GatewayMetrics
-  // Long-lived streams (subscriptions/listen) are handed to this when configured.
-  listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse) => Promise<Outcome>
-  // Authentication and rate limit (AUTH-6, AUTH-16): every request, before anything else.
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
+  // The bound on a stream's write queue (README "Limits"); absent: unbounded.
+  streamLimit?: StreamQueueLimit
+  // Long-lived streams (subscriptions/listen) are handed to this when configured, with the caller's
+  // key (streams per client); a refusal (too many streams) comes back as the error.
+  listen?: (valid: ValidRequest, stream: ReplyStream, res: ServerResponse, client: string) => Promise<Outcome | GatewayError>
   // 2025-11-25 sessions on the same endpoint (LEGACY-1, src/front/legacy/); absent: modern only.
   legacy?: (post: McpPost, stream: ReplyStream, classified: Classified, principal?: Principal) => Promise<Access>
   // Requests being answered, cut with an error event at the shutdown deadline (src/lifecycle/drain.ts).
@@ -42,16 +42,19 @@ export interface McpPost {
   res: ServerResponse
   log: Logger
   reqId: string
-  // The request target (tokens in the query string are refused) and the peer (rate limits).
+  // The request target, and the client's address (X-Forwarded-For's with trustProxy): the key of
+  // per-client limits while the caller is anonymous.
   url?: string
   remoteAddress?: string
+  // The caller, as the admission guard found it (src/front/guards.ts); absent with auth off.
+  principal?: Principal
 }
 
 export type { Access } from './access.ts'
 
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   const started = process.hrtime.bigint()
-  const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response)
+  const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
   // Bodies may hold secrets (tool arguments): only ever at debug.
   post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
   // One access line per request: the answer's, or the shutdown cut's when that came first.
@@ -91,11 +94,9 @@ function cutter(post: McpPost, stream: ReplyStream, account: (access: Access) =>
 }
 
 async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
-  const admitted = deps.auth ? await deps.auth.admit({ headers: post.headers, url: post.url, remoteAddress: post.remoteAddress }) : undefined
-  if (admitted && !admitted.ok) return reject(stream, undefined, admitted.error, undefined)
   const classified = classifyMessage(post.body)
   // LEGACY-1: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
-  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, admitted?.principal)
+  if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, post.principal)
   if (classified.kind === 'notification') {
     stream.finishEmpty(202) // HTTP-5, HTTP-8: accepted, nothing to do
     return { rpcMethod: 'notification', outcome: OUTCOME.ok, status: 202 }
@@ -111,10 +112,11 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   const valid = validateModernRequest(post.headers, request)
   if (valid instanceof GatewayError) return reject(stream, request.id, valid, request.method)
   if (request.method === 'subscriptions/listen' && deps.listen) {
-    const outcome = await deps.listen(valid, stream, post.res)
+    const outcome = await deps.listen(valid, stream, post.res, callerKey(post.principal, post.remoteAddress))
+    if (outcome instanceof GatewayError) return reject(stream, request.id, outcome, request.method)
     return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
   }
-  return dispatch(deps, post, stream, { valid, principal: admitted?.principal })
+  return dispatch(deps, post, stream, { valid, principal: post.principal })
 }
 
 // A bug must not leave the client hanging: it gets -32603 (or its stream ends), and the error is
@@ -145,7 +147,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   const ctx: CallContext = {
     principal,
     signal: controller.signal,
-    client: post.res.req.socket.remoteAddress,
+    client: post.remoteAddress,
     trace: deps.tracing?.begin(valid, post.headers),
     onNotification: (n: JsonRpcNotification) => {
       if (isDeliverable(n, filter)) stream.notify(n)

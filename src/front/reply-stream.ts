@@ -16,17 +16,28 @@ export interface StreamGauge {
   dec(): void
 }
 
+// README "Limits": what one stream may hold for a client that does not read it (message characters
+// waiting for 'drain', the final message not counted); past it the stream is cut, which cancels
+// its upstream call (CANCEL-1). One object for the app, shared by every stream.
+export interface StreamQueueLimit {
+  readonly queueBytes: number
+  slowReader(): void
+}
+
 export class ReplyStream {
   readonly #res: ServerResponse
   #gauge: StreamGauge
   #committed = false
   #ended = false
   #queue: string[] = []
+  #queued = 0
   #draining = false
+  readonly #limit: StreamQueueLimit | undefined
 
-  constructor(res: ServerResponse, gauge: StreamGauge) {
+  constructor(res: ServerResponse, gauge: StreamGauge, limit?: StreamQueueLimit) {
     this.#res = res
     this.#gauge = gauge
+    this.#limit = limit
   }
 
   // Counts this stream under another kind's gauge (a listen stream); before it opens.
@@ -73,7 +84,7 @@ export class ReplyStream {
   finishText(body: string, status = 200, headers?: Readonly<Record<string, string>>): void {
     if (this.gone) return
     if (this.#committed) {
-      this.#write(encodeSseEvent(body))
+      this.#write(encodeSseEvent(body), true)
       this.#end()
       return
     }
@@ -93,9 +104,10 @@ export class ReplyStream {
     this.#res.end()
   }
 
-  #write(text: string): void {
+  #write(text: string, final = false): void {
     if (this.#draining) {
       this.#queue.push(text)
+      if (!final && this.#limit !== undefined && (this.#queued += text.length) > this.#limit.queueBytes) this.#cut(this.#limit)
       return
     }
     if (!this.#res.write(text)) {
@@ -108,8 +120,17 @@ export class ReplyStream {
     this.#draining = false
     const queued = this.#queue
     this.#queue = []
-    for (const text of queued) this.#write(text)
+    this.#queued = 0
+    // Re-queued after a drain: not counted again (the bound is on what arrives while the client does not read).
+    for (const text of queued) this.#write(text, true)
     if (!this.#draining && this.#ended && !this.#res.writableEnded) this.#res.end()
+  }
+
+  // A client that does not read: the stream goes, and with it (CANCEL-1) its upstream call.
+  #cut(limit: StreamQueueLimit): void {
+    limit.slowReader()
+    this.#queue = []
+    this.#res.destroy()
   }
 
   #end(): void {

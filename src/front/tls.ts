@@ -58,16 +58,23 @@ export interface FrontServerOptions {
   // An HTTP/2 server has no closeIdleConnections: close() sends its sessions GOAWAY and waits for
   // their open streams instead (Node 24); HTTP/1.1 keep-alive connections on it close when idle.
   forceCloseConnections?: false
-  https?: SecureContextOptions & { allowHTTP1?: boolean; requestCert?: boolean; rejectUnauthorized?: boolean }
+  https?: SecureContextOptions & { allowHTTP1?: boolean; requestCert?: boolean; rejectUnauthorized?: boolean } & Http1Options
+}
+
+// node:http options an HTTPS/1.1 listener takes as a plain one does.
+export interface Http1Options {
+  readonly joinDuplicateHeaders?: boolean
+  readonly requireHostHeader?: boolean
 }
 
 // Fastify's own HTTPS and HTTP/2: `http2: true` with `https` is h2 and HTTP/1.1 by ALPN;
 // `http2: true` alone is cleartext h2 with prior knowledge (h2c); `https` alone is HTTPS/1.1.
-export function frontServerOptions(config: Pick<GatewayConfig, 'tls' | 'http2'>): FrontServerOptions {
+export function frontServerOptions(config: Pick<GatewayConfig, 'tls' | 'http2'>, http1: Http1Options = {}): FrontServerOptions {
   const h2 = config.http2 === 'h2c' || (config.http2 === 'alpn' && config.tls !== undefined) ? { http2: true as const, forceCloseConnections: false as const } : {}
   if (config.tls === undefined) return h2
   const files = readCertificateFiles(config.tls)
   // Client certificates (a mesh, a load balancer presenting one): required and checked against caFile.
   const clientCert = config.tls.requestClientCert ? { requestCert: true, rejectUnauthorized: true } : {}
-  return { ...h2, https: { ...secureContextOf(files, config.tls), ...clientCert, ...('http2' in h2 ? { allowHTTP1: true } : {}) } }
+  const versions = 'http2' in h2 ? { allowHTTP1: true } : http1
+  return { ...h2, https: { ...secureContextOf(files, config.tls), ...clientCert, ...versions } }
 }

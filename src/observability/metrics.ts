@@ -122,6 +122,15 @@ export const LIMIT = {
   queueTimeout: 'queue_timeout',
   replyBudget: 'reply_budget',
   stateReplay: 'state_replay',
+  // The front door's (backend ""): README "Limits"
+  badRequest: 'bad_request',
+  headersTooLarge: 'headers_too_large',
+  bodyTooLarge: 'body_too_large',
+  bodyTimeout: 'body_timeout',
+  connections: 'connections',
+  streamsPerClient: 'streams_per_client',
+  streamsTotal: 'streams_total',
+  slowReader: 'slow_reader',
 } as const
 export type LimitName = (typeof LIMIT)[keyof typeof LIMIT]
 

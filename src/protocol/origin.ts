@@ -17,6 +17,30 @@ function matches(allowed: readonly string[], value: string): boolean {
   return allowed.includes('*') || allowed.includes(value)
 }
 
+// RFC 9112 §3.2 / RFC 3986 §3.2.2: Host = uri-host [ ":" port ], where uri-host is an IP literal
+// in brackets or a name of letters, digits, ".", "_", "~", "-" (percent-encoding and sub-delims,
+// which no allow-list entry uses, are refused too). So "localhost:80@evil.example",
+// "[::1]evil.example", "a, b" (two Host headers, joined by the server) and "" are not hosts.
+const STRICT_HOST = /^(?:\[[0-9a-f:.]{2,45}\]|[a-z0-9._~-]{1,253})(?::[0-9]{1,5})?$/
+
+// The Host value, lower-cased, or undefined when it is not a well-formed uri-host[:port].
+export function parseHost(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const host = value.toLowerCase()
+  return STRICT_HOST.test(host) ? host : undefined
+}
+
+// The authority of an absolute-form request target ("http://a.example:8080/mcp" → "a.example:8080"),
+// which wins over Host (RFC 9112 §3.2.2); undefined for the usual origin-form ("/mcp").
+export function targetAuthority(target: string): string | undefined {
+  if (target.charCodeAt(0) === 47 /* "/" */) return undefined
+  const start = target.indexOf('://')
+  if (start === -1) return ''
+  const rest = target.slice(start + 3)
+  const end = rest.search(/[/?#]/)
+  return end === -1 ? rest : rest.slice(0, end)
+}
+
 // An entry may name a host ("api.example.com") or host:port ("api.example.com:443").
 export function isHostAllowed(allowed: readonly string[], hostHeader: string | undefined): boolean {
   if (hostHeader === undefined) return false

@@ -70,11 +70,22 @@ export function checkParamHeaders(params: HeaderParam[], args: unknown, sent: Re
   return undefined
 }
 
-// HDR-10: the backend's Mcp-Param-* headers, computed from the body; HDR-9: unknown ones copied.
+// Names (after Mcp-Param-) that look like a credential: Mcp-Param-Authorization, -Cookie,
+// -Proxy-Authorization, -Api-Key, -Access-Token, -Client-Secret, -Password, -Session …
+const CREDENTIAL_LIKE = /auth|cookie|token|secret|passw|api-?key|credential|session|bearer|signature/
+
+// AUTH-8 over HDR-9: an undeclared parameter header that looks like a credential is never forwarded
+// (a client's credentials never reach a backend); a declared one is rebuilt from the arguments.
+export function isCredentialLike(name: string): boolean {
+  return CREDENTIAL_LIKE.test(name)
+}
+
+// HDR-10: the backend's Mcp-Param-* headers, computed from the body; HDR-9: unknown ones copied,
+// except credential-looking ones (AUTH-8).
 export function buildParamHeaders(params: HeaderParam[], args: unknown, sent: ReadonlyMap<string, string>): Record<string, string> {
   const headers: Record<string, string> = {}
   const known = new Set(params.map((p) => p.header))
-  for (const [name, raw] of sent) if (!known.has(name)) headers[`${HEADER.paramPrefix}${name}`] = raw
+  for (const [name, raw] of sent) if (!known.has(name) && !isCredentialLike(name)) headers[`${HEADER.paramPrefix}${name}`] = raw
   for (const p of params) {
     const value = valueAt(args, p.path)
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {

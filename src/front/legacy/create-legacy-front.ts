@@ -2,8 +2,6 @@
 // Router, the one Sealer, the one ListenHub, and the ports for state that changes (in memory for
 // one replica; shared implementations plug in here for several).
 import type { Tracing } from '../../observability/tracing.ts'
-import type { AdmitRequest } from '../../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../../auth/authenticator.ts'
 import type { Principal } from '../../auth/principal.ts'
 import type { JsonObject } from '../../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
@@ -16,7 +14,8 @@ import { MemoryHandOff, type HandOff } from '../../shared-state/hand-off.ts'
 import { MemorySessionRegistry, type SessionRegistry } from '../../shared-state/session-registry.ts'
 import type { KeepAliveTicker } from '../keep-alive.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
-import type { ReplyStream } from '../reply-stream.ts'
+import type { ReplyStream, StreamQueueLimit } from '../reply-stream.ts'
+import type { StreamSlots } from '../stream-slots.ts'
 import type { Classified } from '../../protocol/jsonrpc.ts'
 import { handleLegacyPost, type LegacyDeps } from './legacy-handler.ts'
 import { handleSessionDelete, handleSessionGet, type SessionHttpRequest } from './session-http.ts'
@@ -33,12 +32,13 @@ export interface LegacyFrontOptions {
   serverInfo: ServerInfo
   sessionTtlMs: number
   clientAnswerTimeoutMs: number
-  // Authentication and rate limit for GET and DELETE (POST is admitted by the MCP handler).
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // The access line's client address from X-Forwarded-For.
   trustProxy?: boolean
   // Trace context and spans (README "Tracing").
   tracing?: Tracing
+  // Long-lived streams per client and in all (README "Limits").
+  streamSlots?: StreamSlots
+  streamLimit?: StreamQueueLimit
   // Shared implementations for several replicas; in memory when absent.
   ports?: { ended?: EndedSessions; registry?: SessionRegistry; handOff?: HandOff }
 }
@@ -67,7 +67,7 @@ export function createLegacyFront(options: LegacyFrontOptions): LegacyFront {
     serverInfo: options.serverInfo,
     sessionSeen: (id) => options.metrics.sessions.seen(id),
   }
-  const http = { sessions, registry, streams, metrics: options.metrics, auth: options.auth, trustProxy: options.trustProxy }
+  const http = { sessions, registry, streams, metrics: options.metrics, trustProxy: options.trustProxy, streamSlots: options.streamSlots, streamLimit: options.streamLimit }
   return {
     post: (post, stream, classified, principal) => handleLegacyPost(deps, post, stream, classified, principal),
     get: (request) => handleSessionGet(http, request),

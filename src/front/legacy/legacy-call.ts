@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Principal } from '../../auth/principal.ts'
 import { GatewayError } from '../../errors.ts'
+import { clipForLog } from '../access.ts'
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { withInputResponses } from '../../protocol/legacy/request.ts'
 import { toLegacyError, toLegacyResult } from '../../protocol/legacy/result.ts'
@@ -65,12 +66,12 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
   })
   const ctx = createContext(call.valid, stream, controller.signal)
   ctx.principal = call.principal
-  ctx.client = res.req.socket.remoteAddress // per-client limits and fair scheduling, as for modern calls
+  ctx.client = call.post.remoteAddress // per-client limits and fair scheduling, as for modern calls
   ctx.trace = deps.tracing?.begin(call.valid, call.post.headers, call.session.id)
   try {
     const ended = await drive(deps, call, { stream, ctx, tag })
     ctx.trace?.finish(ended.kind === 'reply' ? ended.reply : undefined)
-    if (ended.kind === 'aborted') call.post.log.info({ reqId: call.post.reqId, rpcId: call.valid.request.id, reason: String(controller.signal.reason) }, 'legacy call cancelled') // CANCEL-9
+    if (ended.kind === 'aborted') call.post.log.info({ reqId: call.post.reqId, rpcId: clipForLog(call.valid.request.id), reason: String(controller.signal.reason) }, 'legacy call cancelled') // CANCEL-9
     return write(call.valid, stream, ctx, ended)
   } finally {
     res.off('close', onClose)

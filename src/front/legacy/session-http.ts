@@ -2,15 +2,15 @@
 // messages outside requests, and the end of the session. A request naming no session never gets
 // here (405, HTTP-10). Every refusal carries a JSON-RPC error body from the catalogue.
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
-import type { AdmitRequest } from '../../auth/gateway-auth.ts'
-import type { AuthOutcome } from '../../auth/authenticator.ts'
-import { ANONYMOUS } from '../../auth/principal.ts'
+import { ANONYMOUS, type Principal } from '../../auth/principal.ts'
 import { GatewayError } from '../../errors.ts'
 import type { Logger } from '../../observability/logger.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../../observability/metrics.ts'
 import type { SessionClaims } from '../../protocol/legacy/session-token.ts'
 import type { SessionRegistry } from '../../shared-state/session-registry.ts'
-import { ReplyStream } from '../reply-stream.ts'
+import { ReplyStream, type StreamQueueLimit } from '../reply-stream.ts'
+import type { StreamSlots } from '../stream-slots.ts'
+import { callerKey } from '../../routing/call-scheduler.ts'
 import { clientFields } from '../access.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
@@ -20,10 +20,12 @@ export interface SessionHttpDeps {
   registry: SessionRegistry
   streams: SessionStreams
   metrics: GatewayMetrics
-  // Authentication and rate limit, as for POST (AUTH-6, AUTH-16); absent: everyone is anonymous.
-  auth?: { admit(request: AdmitRequest): Promise<AuthOutcome> }
   // The access line's client address from X-Forwarded-For (behind a load balancer).
   trustProxy?: boolean
+  // Long-lived streams per client and in all (README "Limits"); absent: unbounded.
+  streamSlots?: StreamSlots
+  // The bound on a stream's write queue (README "Limits").
+  streamLimit?: StreamQueueLimit
 }
 
 export interface SessionHttpRequest {
@@ -33,13 +35,13 @@ export interface SessionHttpRequest {
   reqId: string
   url?: string
   remoteAddress?: string
+  // The caller, admitted by the front guards (AUTH-6, AUTH-16); absent: anonymous.
+  principal?: Principal
 }
 
-// The caller's session: admitted first (401/403/429 with their headers), then the session checks.
+// The caller's session (the caller was admitted by the front guards), bound to that caller.
 async function openSession(deps: SessionHttpDeps, req: SessionHttpRequest): Promise<SessionClaims | GatewayError> {
-  const admitted = deps.auth ? await deps.auth.admit({ headers: req.headers, url: req.url, remoteAddress: req.remoteAddress }) : undefined
-  if (admitted !== undefined && !admitted.ok) return admitted.error
-  return deps.sessions.openFrom(req.headers, (admitted?.principal ?? ANONYMOUS).binding)
+  return deps.sessions.openFrom(req.headers, (req.principal ?? ANONYMOUS).binding)
 }
 
 // LEGACY-9: the client must accept an event stream (a missing Accept is taken as */*).
@@ -50,11 +52,18 @@ function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
 
 export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<void> {
   const started = process.hrtime.bigint()
-  const session = await admitStream(deps, get)
-  if (session instanceof GatewayError) return refuse(deps, get, session, started)
-  const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
-  await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams.legacy_get), get.res, onOpen)
-  account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
+  const client = callerKey(get.principal, get.remoteAddress)
+  const full = deps.streamSlots?.take(client)
+  if (full !== undefined) return refuse(deps, get, full, started)
+  try {
+    const session = await admitStream(deps, get)
+    if (session instanceof GatewayError) return refuse(deps, get, session, started)
+    const onOpen = (): void => get.log.info({ reqId: get.reqId }, 'legacy session stream opened')
+    await deps.streams.serve(session, new ReplyStream(get.res, deps.metrics.sseStreams.legacy_get, deps.streamLimit), get.res, onOpen)
+    account(deps, get, { outcome: OUTCOME.ok, status: 200 }, started)
+  } finally {
+    deps.streamSlots?.release(client)
+  }
 }
 
 async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<SessionClaims | GatewayError> {

@@ -27,7 +27,8 @@ t.test('{} → every default', async (t) => {
     sessionTtlMs: 86_400_000,
     clientAnswerTimeoutMs: 55_000,
     redisUrl: '',
-    limits: { callsPerClient: 16, queuedCalls: 256, queueTimeoutMs: 10_000, replyBytesInFlight: 256 * 1024 * 1024, listRefreshMs: 5_000 },
+    limits: { callsPerClient: 16, queuedCalls: 256, queueTimeoutMs: 10_000, replyBytesInFlight: 256 * 1024 * 1024, listRefreshMs: 5_000,
+      bodyIdleMs: 30_000, bodyTimeoutMs: 60_000, connections: 4_096, streamsPerClient: 32, streams: 1_024, streamQueueBytes: 4 * 1024 * 1024 },
     backends: [],
     policy: [],
     trustProxy: false,
@@ -118,6 +119,7 @@ t.test('rejected inputs (each error names its path)', async (t) => {
     ['stateSecret of 31 bytes → refused, the secret never echoed', { stateSecret: 'k'.repeat(31) }, [/^stateSecret: must be at least 32 bytes, got 31$/]],
     ['stateSecret 7 → its type named, the value not echoed', { stateSecret: 7 }, [/^stateSecret: must be a string$/]],
     ['stdio cwd 7', { backends: [{ ...STDIO, cwd: 7 }] }, [/^backends\[0\]\.cwd: must be a string, got 7$/]],
+    ['allowedOrigins "*" without authentication (SEC-2) → refused, saying why', { allowedOrigins: ['*'] }, [/^allowedOrigins: "\*" lets any web page .*only with authentication on/]],
     ['three problems at once → all three listed, in schema order', { port: -1, logLevel: 'loud', backends: [{ ...HTTP, url: 'x' }] },
       [/^port: /, /^logLevel: /, /^backends\[0\]\.url: /]],
   ]

@@ -107,6 +107,12 @@ interface GatewayContract {
     readonly queueTimeoutMs: number
     readonly replyBytesInFlight: number
     readonly listRefreshMs: number
+    readonly bodyIdleMs: number
+    readonly bodyTimeoutMs: number
+    readonly connections: number
+    readonly streamsPerClient: number
+    readonly streams: number
+    readonly streamQueueBytes: number
   }
   readonly backends: Array<HttpContract | StdioContract>
   readonly auth?: AuthContract

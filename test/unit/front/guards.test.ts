@@ -18,6 +18,7 @@ interface Row {
   name: string
   method: string
   headers: IncomingHttpHeaders
+  url?: string
   refusal?: ErrorCode
 }
 
@@ -27,7 +28,12 @@ const rows: Row[] = [
   { name: 'Host allowed only as host:port, right port', method: 'POST', headers: { ...JSON_POST, host: 'api.example.com:8443' } },
   { name: 'Host allowed only as host:port, other port', method: 'POST', headers: { ...JSON_POST, host: 'api.example.com:443' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
   { name: 'foreign Host (SEC-1)', method: 'POST', headers: { ...JSON_POST, host: 'evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
-  { name: 'no Host at all', method: 'POST', headers: { 'content-type': 'application/json' }, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
+  { name: 'no Host at all (RFC 9112: 400)', method: 'POST', headers: { 'content-type': 'application/json' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'userinfo in Host', method: 'POST', headers: { ...JSON_POST, host: 'localhost:80@evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'junk after an IP literal', method: 'POST', headers: { ...JSON_POST, host: '[::1]evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'two Host headers (joined by the server)', method: 'POST', headers: { ...JSON_POST, host: 'localhost, evil.example' }, refusal: 'MCP_GATEWAY_HTTP_HOST_INVALID' },
+  { name: 'absolute-form target: its authority wins over Host', method: 'POST', url: 'http://evil.example/mcp', headers: JSON_POST, refusal: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' },
+  { name: 'absolute-form target with an allowed authority', method: 'POST', url: 'http://127.0.0.1:9/mcp', headers: { ...JSON_POST, host: 'evil.example' } },
   { name: 'allowed Origin (full origin)', method: 'POST', headers: { ...JSON_POST, origin: 'http://localhost:5173' } },
   { name: 'allowed Origin (bare host entry, any scheme/port)', method: 'POST', headers: { ...JSON_POST, origin: 'https://app.example.com:9000' } },
   { name: 'foreign Origin (SEC-2)', method: 'POST', headers: { ...JSON_POST, origin: 'https://evil.example' }, refusal: 'MCP_GATEWAY_HTTP_ORIGIN_FORBIDDEN' },
@@ -65,7 +71,7 @@ function run(list: readonly Guard[], request: GuardRequest): Promise<{ error: Er
 
 for (const row of rows) {
   t.test(`${row.name} (${row.method}) → ${row.refusal ?? 'passes'}`, async (t) => {
-    const { error, calls } = await run(guards, { method: row.method, headers: row.headers })
+    const { error, calls } = await run(guards, { method: row.method, headers: row.headers, url: row.url ?? '/mcp' })
     t.equal(calls, 1, 'done called once')
     if (row.refusal === undefined) t.equal(error, undefined, 'no refusal')
     else {
@@ -175,4 +181,29 @@ t.test('synchronous guards: no promise is created on the way through', async (t)
   }
   t.equal(done, 1, 'done called synchronously')
   t.equal(thens, 0, 'no then() on the synchronous path')
+})
+
+t.test('the admission guard (auth and rate limit) sits after Host/Origin and before media type and size; it leaves the principal on the request', async (t) => {
+  const seen: string[] = []
+  const principal = { id: 'alice' } as unknown as import('../../../src/auth/principal.ts').Principal
+  const auth = {
+    admit: async (request: { headers: IncomingHttpHeaders }) => {
+      seen.push(String(request.headers.authorization))
+      return request.headers.authorization === 'Bearer ok'
+        ? { ok: true as const, principal }
+        : { ok: false as const, error: new GatewayError('MCP_GATEWAY_AUTH_REQUIRED') }
+    },
+  }
+  const list = createFrontGuards({ allowedHosts: ['localhost'], allowedOrigins: [], maxBodyBytes: MAX, auth })
+  const foreign = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, host: 'evil.example', authorization: 'Bearer x' } })
+  t.match(foreign.error, { code: 'MCP_GATEWAY_HTTP_HOST_FORBIDDEN' }, 'Host first')
+  t.same(seen, [], 'admission not asked for a foreign Host')
+  const anonymous = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, 'content-type': 'text/plain' } })
+  t.match(anonymous.error, { code: 'MCP_GATEWAY_AUTH_REQUIRED' }, 'no token → 401 before the media type')
+  const request: GuardRequest = { method: 'POST', url: '/mcp', headers: { ...JSON_POST, authorization: 'Bearer ok' } }
+  const admitted = await run(list, request)
+  t.equal(admitted.error, undefined)
+  t.equal(request.principal, principal, 'principal left on the request')
+  const tooLarge = await run(list, { method: 'POST', url: '/mcp', headers: { ...JSON_POST, authorization: 'Bearer ok', 'content-length': String(MAX + 1) } })
+  t.match(tooLarge.error, { code: 'MCP_GATEWAY_HTTP_BODY_TOO_LARGE' }, 'size after admission')
 })

@@ -114,6 +114,8 @@ t.test('buildParamHeaders: annotated arguments and the headers sent → the back
     ['value null → no header', [REGION], { region: null }, sent(), {}],
     ['value an object → no header', [REGION], { region: { name: 'eu' } }, sent(), {}],
     ['unrecognized header → copied unchanged (HDR-9)', [], {}, sent({ trace: '=?base64?eA==?=' }), { 'mcp-param-trace': '=?base64?eA==?=' }],
+    ['undeclared credential-looking headers → never forwarded (AUTH-8)', [], {}, sent({ authorization: 'Bearer x', cookie: 'c=1', 'proxy-authorization': 'Basic x', 'x-api-key': 'k', 'access-token': 't', region: 'eu' }), { 'mcp-param-region': 'eu' }],
+    ['a declared one is still rebuilt from the arguments', [{ header: 'session', path: ['session'], type: 'string' }], { session: 's1' }, sent({ session: 's1' }), { 'mcp-param-session': 's1' }],
     ['recognized and unrecognized → both', [REGION], { region: 'eu' }, sent({ region: 'eu', trace: 't-1' }), { 'mcp-param-trace': 't-1', 'mcp-param-region': 'eu' }],
   ]
   for (const [name, params, args, headers, expected] of cases) t.same(buildParamHeaders(params, args, headers), expected, name)
