@@ -8,6 +8,8 @@ export interface DocumentedMetrics {
   all: Set<string>
   // Rows marked "Linux only" (prom-client reads them from /proc).
   linuxOnly: Set<string>
+  // Rows marked "only with `redisUrl`": registered only when the replicas share a Redis.
+  redisOnly: Set<string>
 }
 
 export function documentedMetrics(): DocumentedMetrics {
@@ -19,11 +21,13 @@ export function documentedMetrics(): DocumentedMetrics {
   const section = end < 0 ? rest : rest.slice(0, end + 1)
   const all = new Set<string>()
   const linuxOnly = new Set<string>()
+  const redisOnly = new Set<string>()
   for (const match of section.matchAll(/^\| `(mcp_gateway_[a-z0-9_]+)` \|[^\n]*$/gm)) {
     all.add(match[1])
     if (match[0].includes('Linux only')) linuxOnly.add(match[1])
+    if (match[0].includes('only with `redisUrl`')) redisOnly.add(match[1])
   }
-  return { all, linuxOnly }
+  return { all, linuxOnly, redisOnly }
 }
 
 // Metric family names from the `# TYPE` lines of a scrape.
