@@ -61,7 +61,8 @@ async function waitForReadyz(origin: string, deadlineNs: bigint, ca?: string): P
 
 function writeConfig(ctx: BenchContext, options: GatewayOptions): string {
   const file = join(ctx.tmpDir, `gateway-${process.hrtime.bigint()}.json`)
-  writeFileSync(file, JSON.stringify({ ...options.settings, backends: options.backends }, null, 2))
+  // No drain delay: there is no load balancer to move traffic away, and the profile is written at exit.
+  writeFileSync(file, JSON.stringify({ drainDelayMs: 0, ...options.settings, backends: options.backends }, null, 2))
   return file
 }
 
