@@ -46,6 +46,7 @@ export default fp<ErrorHandlerOptions>(async function errorHandlerPlugin(app, { 
   // (OPTIONS that is no preflight, a method Fastify knows but the gateway does not) is 405.
   app.setNotFoundHandler((request, reply) => {
     if (pathOf(request.url) === endpoint) return refuse(reply, new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED'))
-    void reply.code(404).send(errorBody(undefined, new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND')))
+    const notFound = new GatewayError('MCP_GATEWAY_HTTP_NOT_FOUND')
+    void reply.code(notFound.httpStatus).send(errorBody(undefined, notFound))
   })
 }, { name: 'error-handler' })
