@@ -1,7 +1,9 @@
 // The practical ceiling of our stack: Fastify + an undici Pool doing nothing but POST /mcp →
-// forward the raw body → stream the reply back (JSON or SSE), cancelling upstream when the
-// client goes away. No parsing, no validation. Env: BENCH_UPSTREAM (backend MCP URL, loopback
-// only), BENCH_CONNECTIONS (pool size). Prints `LISTENING <url>` once ready.
+// forward the body → stream the reply back (JSON or SSE), cancelling upstream when the client goes
+// away. No checks. As the speed target defines it (issue "one front door"), the request body is
+// parsed (Fastify's own JSON parser) and re-serialised; with BENCH_RAW=1 the raw bytes are passed
+// on unparsed instead (the "bare-raw" row). Env: BENCH_UPSTREAM (backend MCP URL, loopback only),
+// BENCH_CONNECTIONS (pool size). Prints `LISTENING <url>` once ready.
 import type { IncomingHttpHeaders } from 'node:http'
 import { fastify, type FastifyReply, type FastifyRequest } from 'fastify'
 import { Pool } from 'undici'
@@ -36,7 +38,7 @@ async function forward(pool: Pool, path: string, request: FastifyRequest, reply:
     path,
     method: 'POST',
     headers: pickHeaders(request.headers, FORWARDED_HEADERS),
-    body: request.body as Buffer,
+    body: Buffer.isBuffer(request.body) ? request.body : JSON.stringify(request.body),
     signal: controller.signal
   })
   reply.code(upstream.statusCode).headers(pickHeaders(upstream.headers, RETURNED_HEADERS))
@@ -50,8 +52,10 @@ async function main(): Promise<void> {
   const connections = Number(process.env.BENCH_CONNECTIONS ?? DEFAULT_CONNECTIONS)
   const pool = new Pool(upstream.origin, { connections, pipelining: 1 })
   const app = fastify({ logger: false, bodyLimit: MAX_BODY_BYTES })
-  app.removeContentTypeParser('application/json')
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+  if (process.env.BENCH_RAW === '1') {
+    app.removeContentTypeParser('application/json')
+    app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
+  }
   app.post('/mcp', (request, reply) => forward(pool, upstream.pathname, request, reply))
   app.addHook('onClose', async () => pool.close())
   const url = await app.listen({ host: '127.0.0.1', port: 0 })

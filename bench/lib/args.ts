@@ -9,7 +9,7 @@ export const USAGE = `usage: npm run bench -- [--quick] [--scenario N[,M]]... [-
   --quick          short runs (about a minute in all)
   --scenario N     run only scenario N (1..12); repeat or comma-separate for several
   --connections N  concurrent connections for scenarios 1, 2, 7, 9, 10 and 11 (default ${DEFAULT_CONNECTIONS})
-  --cpu-prof       profile the gateway (node --cpu-prof) into bench/results/profiles/`
+  --cpu-prof       profile the gateway and the bare forwarder (node --cpu-prof) into bench/results/profiles/`
 
 function parseScenarios(text: string): number[] {
   const ids = text.split(',').map((part) => Number(part.trim()))

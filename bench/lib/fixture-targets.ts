@@ -19,11 +19,17 @@ export function resolveStdioBackend(ctx: BenchContext): string {
   return join(ctx.benchDir, 'fixtures', 'stdio-backend.ts')
 }
 
+// With --cpu-prof the bare forwarder is profiled too, beside the gateway (bare-*.cpuprofile).
+function profileArgs(ctx: BenchContext, name: string): string[] {
+  if (!ctx.options.cpuProf || name !== 'bare') return []
+  return ['--cpu-prof', '--cpu-prof-dir', join(ctx.benchDir, 'results', 'profiles'), '--cpu-prof-name', `bare-${Date.now()}.cpuprofile`]
+}
+
 async function startNodeFixture(ctx: BenchContext, name: string, script: string, env: Record<string, string>): Promise<Target> {
   const { handle, ready } = await ctx.group.spawn({
     name,
     command: ctx.nodePath,
-    args: [script],
+    args: [...profileArgs(ctx, name), script],
     env: createChildEnv(env),
     cwd: ctx.repoRoot,
     matchReady: matchListening,
@@ -40,9 +46,11 @@ export function startHttpBackend(ctx: BenchContext, options: HttpBackendOptions 
   })
 }
 
-export function startBareForwarder(ctx: BenchContext, upstream: URL): Promise<Target> {
-  return startNodeFixture(ctx, 'bare', join(ctx.benchDir, 'bare-forwarder.ts'), {
+// `raw`: the body passed on as bytes, unparsed (the "bare-raw" row); else parsed and re-serialised.
+export function startBareForwarder(ctx: BenchContext, upstream: URL, options: { raw?: boolean } = {}): Promise<Target> {
+  return startNodeFixture(ctx, options.raw === true ? 'bare-raw' : 'bare', join(ctx.benchDir, 'bare-forwarder.ts'), {
     BENCH_UPSTREAM: assertLoopbackUrl(upstream.href).href,
-    BENCH_CONNECTIONS: '256'
+    BENCH_CONNECTIONS: '256',
+    BENCH_RAW: options.raw === true ? '1' : '0'
   })
 }

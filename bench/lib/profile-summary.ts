@@ -1,4 +1,4 @@
-// With --cpu-prof: the top self-time functions of each gateway profile written during this run,
+// With --cpu-prof: the top self-time functions of each gateway (and bare forwarder) profile written during this run,
 // so that the hot path shows up next to the tables.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -49,7 +49,7 @@ export function summarizeProfilesSince(dir: string, sinceMs: number): string {
   return files
     .map((file) => {
       const profile = JSON.parse(readFileSync(join(dir, file), 'utf8')) as CpuProfile
-      return [`\n== gateway profile ${file} (self time, % of busy time) ==`, ...summarizeProfile(profile)].join('\n')
+      return [`\n== ${file.startsWith('bare-') ? 'bare forwarder' : 'gateway'} profile ${file} (self time, % of busy time) ==`, ...summarizeProfile(profile)].join('\n')
     })
     .join('\n')
 }

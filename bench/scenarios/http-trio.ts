@@ -1,5 +1,5 @@
-// The three ways to reach the HTTP fixture backend: directly, through the bare Fastify+undici
-// forwarder, through the gateway (configured with that backend plus one stdio backend).
+// The ways to reach the HTTP fixture backend: directly, through the bare Fastify+undici forwarder
+// (and, asked for, its raw-bytes variant), through the gateway (configured with that backend plus one stdio backend).
 import type { BenchContext, Target, TargetSlot } from '../lib/context.ts'
 import { startBareForwarder, startHttpBackend } from '../lib/fixture-targets.ts'
 import { createHttpEntry, createStdioEntry, GATEWAY_MISSING, startGateway } from '../lib/gateway-target.ts'
@@ -13,6 +13,8 @@ export interface HttpTrio {
 export interface TrioOptions {
   keepAliveMs?: number
   withBare?: boolean
+  // Also the bare forwarder that passes the raw bytes on unparsed (row "bare-raw").
+  withRawBare?: boolean
   gatewaySettings?: Record<string, unknown>
 }
 
@@ -36,6 +38,11 @@ export async function startHttpTrio(ctx: BenchContext, options: TrioOptions = {}
       const bare = await startBareForwarder(ctx, backend.url)
       started.push(bare)
       slots.push({ name: 'bare', target: bare })
+    }
+    if (options.withRawBare === true) {
+      const raw = await startBareForwarder(ctx, backend.url, { raw: true })
+      started.push(raw)
+      slots.push({ name: 'bare-raw', target: raw })
     }
     const gateway = await startTrioGateway(ctx, backend, options.gatewaySettings)
     if (gateway.target) started.push(gateway.target)
