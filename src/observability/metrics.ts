@@ -1,8 +1,9 @@
 // Metric instruments, created by a factory on the app's own Registry (never the default one).
 // Labels are bounded: method from the method table, backend from config, outcome from OUTCOME.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+import { Counter, Gauge, type Registry } from 'prom-client'
 import { MODERN_METHODS } from '../protocol/methods.ts'
 import { callBuckets } from './buckets.ts'
+import { PathCounter, PathHistogram } from './path-series.ts'
 import { createSessionMetrics, type SessionMetrics } from './session-metrics.ts'
 import { createToolMetrics, type ToolMetrics } from './tool-metrics.ts'
 import { createUpstreamMetrics, type UpstreamMetrics } from './upstream-metrics.ts'
@@ -64,15 +65,16 @@ function createStreamGauges(registry: Registry): StreamGauges {
 
 export function createMetrics(registry: Registry, options: MetricsOptions = DEFAULT_OPTIONS): GatewayMetrics {
   const buckets = callBuckets(options.maxTimeoutMs)
-  const requests = new Counter({ name: 'mcp_gateway_requests_total', help: 'MCP requests by method and outcome', labelNames: ['method', 'outcome'], registers: [registry] })
-  const duration = new Histogram({
+  // The request path's series (path-series.ts: no label hashing per call).
+  const requests = new PathCounter({ name: 'mcp_gateway_requests_total', help: 'MCP requests by method and outcome', labelNames: ['method', 'outcome'], registers: [registry] })
+  const duration = new PathHistogram({
     name: 'mcp_gateway_request_duration_seconds',
     help: 'Time from request to final response, by method',
     labelNames: ['method'],
     buckets,
     registers: [registry],
   })
-  const upstream = new Counter({ name: 'mcp_gateway_upstream_requests_total', help: 'Requests sent to backends by outcome', labelNames: ['backend', 'outcome'], registers: [registry] })
+  const upstream = new PathCounter({ name: 'mcp_gateway_upstream_requests_total', help: 'Requests sent to backends by outcome', labelNames: ['backend', 'outcome'], registers: [registry] })
   const sseStreams = createStreamGauges(registry)
   let collectStatus: () => Array<{ name: string; up: boolean }> = () => []
   new Gauge({
@@ -84,25 +86,13 @@ export function createMetrics(registry: Registry, options: MetricsOptions = DEFA
       for (const status of collectStatus()) this.set({ backend: status.name }, status.up ? 1 : 0)
     },
   })
-  // Label children cached: no label hashing on the hot path.
-  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>()
-  const durationChildren = new Map<string, ReturnType<typeof duration.labels>>()
-  const upstreamChildren = new Map<string, ReturnType<typeof requests.labels>>()
   return {
     observeRequest(method, outcome, seconds) {
-      const key = `${method} ${outcome}`
-      let counter = requestChildren.get(key)
-      if (!counter) requestChildren.set(key, (counter = requests.labels({ method, outcome })))
-      counter.inc()
-      let histogram = durationChildren.get(method)
-      if (!histogram) durationChildren.set(method, (histogram = duration.labels({ method })))
-      histogram.observe(seconds)
+      requests.inc(method, outcome)
+      duration.observe(seconds, method)
     },
     observeUpstream(backend, outcome) {
-      const key = `${backend} ${outcome}`
-      let counter = upstreamChildren.get(key)
-      if (!counter) upstreamChildren.set(key, (counter = upstream.labels({ backend, outcome })))
-      counter.inc()
+      upstream.inc(backend, outcome)
     },
     sseStreams,
     setBackendStatus(collect) {

@@ -1,7 +1,8 @@
 // Tool calls and MRTR rounds, on the app's own Registry. The `tool` label is a name the catalogue
 // resolved (the router observes only resolved calls), and past `toolLabelLimit` distinct
 // (backend, tool) pairs new ones become `other`: a flood of tool names cannot grow the registry.
-import { Counter, Histogram, type Registry } from 'prom-client'
+import { Counter, type Registry } from 'prom-client'
+import { PathHistogram } from './path-series.ts'
 
 export const TOOL_OUTCOME = {
   ok: 'ok',
@@ -25,7 +26,7 @@ export interface ToolMetrics {
 }
 
 export function createToolMetrics(registry: Registry, options: { buckets: number[]; toolLabelLimit: number }): ToolMetrics {
-  const duration = new Histogram({
+  const duration = new PathHistogram({
     name: 'mcp_gateway_tool_call_duration_seconds',
     help: 'tools/call duration by backend, tool (resolved names, capped) and outcome',
     labelNames: ['backend', 'tool', 'outcome'],
@@ -33,22 +34,21 @@ export function createToolMetrics(registry: Registry, options: { buckets: number
     registers: [registry],
   })
   const rounds = new Counter({ name: 'mcp_gateway_mrtr_rounds_total', help: 'Results that asked the client for input (input_required rounds)', registers: [registry] })
-  const tools = new Set<string>()
-  const children = new Map<string, ReturnType<typeof duration.labels>>()
+  // The (backend, tool) pairs that have a label of their own, at most toolLabelLimit.
+  const named = new Map<string, Set<string>>()
+  let pairs = 0
   const toolLabel = (backend: string, tool: string): string => {
-    const key = `${backend}\u0000${tool}`
-    if (tools.has(key)) return tool
-    if (tools.size >= options.toolLabelLimit) return OTHER_TOOL
-    tools.add(key)
+    let tools = named.get(backend)
+    if (tools?.has(tool)) return tool
+    if (pairs >= options.toolLabelLimit) return OTHER_TOOL
+    if (tools === undefined) named.set(backend, (tools = new Set()))
+    tools.add(tool)
+    pairs++
     return tool
   }
   return {
     observeCall(backend, tool, outcome, seconds) {
-      const label = toolLabel(backend, tool)
-      const key = `${backend}\u0000${label}\u0000${outcome}`
-      let child = children.get(key)
-      if (!child) children.set(key, (child = duration.labels({ backend, tool: label, outcome })))
-      child.observe(seconds)
+      duration.observe(seconds, backend, toolLabel(backend, tool), outcome)
     },
     countMrtrRound() {
       rounds.inc()

@@ -1,6 +1,7 @@
 // Requests to backends (each one timed, whoever sent it: a client's call, a list fetch) and stdio
 // child restarts, on the app's own Registry. Labels: backend names from the config, OUTCOME values.
-import { Counter, Histogram, type Registry } from 'prom-client'
+import { Counter, type Registry } from 'prom-client'
+import { PathHistogram } from './path-series.ts'
 import type { Outcome } from './metrics.ts'
 
 export interface UpstreamMetrics {
@@ -9,7 +10,7 @@ export interface UpstreamMetrics {
 }
 
 export function createUpstreamMetrics(registry: Registry, buckets: number[]): UpstreamMetrics {
-  const duration = new Histogram({
+  const duration = new PathHistogram({
     name: 'mcp_gateway_upstream_request_duration_seconds',
     help: 'Time from sending a request to a backend to its answer, by backend and outcome',
     labelNames: ['backend', 'outcome'],
@@ -17,13 +18,9 @@ export function createUpstreamMetrics(registry: Registry, buckets: number[]): Up
     registers: [registry],
   })
   const restarts = new Counter({ name: 'mcp_gateway_stdio_restarts_total', help: 'stdio backend children restarted (after an exit or a failed start)', labelNames: ['backend'], registers: [registry] })
-  const children = new Map<string, ReturnType<typeof duration.labels>>()
   return {
     observeRequest(backend, outcome, seconds) {
-      const key = `${backend} ${outcome}`
-      let child = children.get(key)
-      if (!child) children.set(key, (child = duration.labels({ backend, outcome })))
-      child.observe(seconds)
+      duration.observe(seconds, backend, outcome)
     },
     countStdioRestart(backend) {
       restarts.inc({ backend })

@@ -87,14 +87,26 @@ export class Catalog {
   // A fresh list (refetched when its ttlMs ran out); `allowStale` returns any cached copy. A list
   // that cannot be fetched rejects with a BackendError naming the backend (the caller logs it).
   async get(backend: Backend, kind: ListKind, options: { allowStale?: boolean; signal?: AbortSignal } = {}): Promise<CachedList> {
+    const found = this.#lookup(backend, kind, options.allowStale === true)
+    if (found !== undefined) return found
     const shared = listKey(backend.name, kind.id)
-    const usable = (list: CachedList | undefined): list is CachedList => list !== undefined && (options.allowStale === true || this.#isFresh(list))
+    return this.#fetch(backend, kind, this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`)
+  }
+
+  // The cached copy get({ allowStale: true }) would answer with, without waiting: the call path's
+  // lookup when the list is already here (routing/resolve.ts). Undefined: get() must fetch.
+  cached(backend: Backend, kind: ListKind): CachedList | undefined {
+    return this.#lookup(backend, kind, true)
+  }
+
+  // The public copy (any caller may use it), else the caller's own; `anyAge`: stale ones too.
+  #lookup(backend: Backend, kind: ListKind, anyAge: boolean): CachedList | undefined {
+    const shared = listKey(backend.name, kind.id)
     const publicList = this.#store.entries.get(shared)
-    if (usable(publicList) && (this.#principal === undefined || publicList.hints.cacheScope === 'public')) return publicList
-    const key = this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`
-    const own = this.#store.entries.get(key)
-    if (usable(own)) return own
-    return this.#fetch(backend, kind, key)
+    if (publicList !== undefined && (anyAge || this.#isFresh(publicList)) && (this.#principal === undefined || publicList.hints.cacheScope === 'public')) return publicList
+    if (this.#principal === undefined) return undefined
+    const own = this.#store.entries.get(`${shared}\u0000${this.#principal.cacheKey}`)
+    return own !== undefined && (anyAge || this.#isFresh(own)) ? own : undefined
   }
 
   // CACHE-9: `list` lacks `name`, which may be news: the list refetched (shared with concurrent

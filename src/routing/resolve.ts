@@ -75,6 +75,26 @@ export interface NameQuery {
 }
 
 export async function resolveName(deps: ResolveDeps, query: NameQuery): Promise<Target> {
+  return resolveCached(deps, query) ?? resolveFetching(deps, query)
+}
+
+// The common case without waiting: the first candidate that is up has its list cached and the
+// name in it. Anything else (no copy yet, a miss that may call for a refetch) takes the full path,
+// which visits the candidates in the same order.
+function resolveCached(deps: ResolveDeps, query: NameQuery): Target | undefined {
+  const kind = listKind(query.kind)
+  for (const { entry, name } of deps.backends.candidates(query.name)) {
+    if (!isCandidate(entry, kind)) continue
+    // A backend that is down is passed over by the full path too (fetchList).
+    if (!entry.backend.status().up) continue
+    const list = deps.catalog.cached(entry.backend, kind)
+    const item = list && findItem(list, 'name', name)
+    return item ? { entry, name, item } : undefined
+  }
+  return undefined
+}
+
+async function resolveFetching(deps: ResolveDeps, query: NameQuery): Promise<Target> {
   const lookup: Lookup = { catalog: deps.catalog, kind: listKind(query.kind), failures: new Failures() }
   for (const { entry, name } of deps.backends.candidates(query.name)) {
     if (!isCandidate(entry, lookup.kind)) continue

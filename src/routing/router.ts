@@ -135,23 +135,25 @@ export class Router {
 
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
     const started = process.hrtime.bigint()
-    const reply = await this.#handle(valid, ctx)
+    let reply: RouteReply
+    try {
+      reply = await this.#dispatch(valid, ctx)
+    } catch (err) {
+      reply = this.#failed(err, ctx)
+    }
     observeRouted(this.#deps, ctx, reply, started) // mcp_gateway_tool_call_duration_seconds, mrtr_rounds_total
     return reply
   }
 
-  async #handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
-    try {
-      return await this.#dispatch(valid, ctx)
-    } catch (err) {
-      if (err instanceof GatewayError) return replyFromGatewayError(err)
-      if (err instanceof BackendError) {
-        ctx.backend ??= err.backend
-        if (LIMIT_REASONS.has(err.reason)) this.#deps.countRefusal?.(err.reason as LimitName, err.backend)
-        return replyFromBackendError(err)
-      }
-      throw err
+  // A gateway or backend failure as the reply; anything else is a bug and goes up.
+  #failed(err: unknown, ctx: CallContext): RouteReply {
+    if (err instanceof GatewayError) return replyFromGatewayError(err)
+    if (err instanceof BackendError) {
+      ctx.backend ??= err.backend
+      if (LIMIT_REASONS.has(err.reason)) this.#deps.countRefusal?.(err.reason as LimitName, err.backend)
+      return replyFromBackendError(err)
     }
+    throw err
   }
 
   async #dispatch(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {

@@ -158,6 +158,7 @@ async function discard(body: ReplyBody): Promise<void> {
 }
 
 export async function readReply(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
+  if (options.meter === undefined) return readTyped(response, options)
   try {
     return await readTyped(response, options)
   } finally {

@@ -47,6 +47,7 @@ export class BackendState {
   #reason: string | undefined
   #protocolVersion: string | undefined
   #capabilities: JsonObject = {}
+  #snapshot: BackendStatus | undefined
   // Callers whose requests failed to connect since the last answer.
   readonly #failingCallers = new Set<string>()
 
@@ -71,12 +72,17 @@ export class BackendState {
     return this.#capabilities
   }
 
+  // A frozen snapshot, built again only after a change (the call path asks for it several times).
   status(): BackendStatus {
+    return (this.#snapshot ??= this.#buildStatus())
+  }
+
+  #buildStatus(): BackendStatus {
     const { name, transport } = this.#options
     const status: BackendStatus = { name, transport, era: this.#era, up: this.#up }
     if (this.#reason !== undefined) status.reason = this.#reason
     if (this.#protocolVersion !== undefined) status.protocolVersion = this.#protocolVersion
-    return status
+    return Object.freeze(status)
   }
 
   setUp(verdict: UpVerdict): void {
@@ -127,6 +133,7 @@ export class BackendState {
 
   #noteEra(era: Era, protocolVersion: string | undefined, fields: JsonObject): void {
     const changed = era !== this.#era || protocolVersion !== this.#protocolVersion
+    this.#snapshot = undefined
     this.#era = era
     this.#protocolVersion = protocolVersion
     if (changed) this.#log('info', fields, 'backend era detected')
@@ -136,7 +143,9 @@ export class BackendState {
     this.#options.logger[level]({ backend: this.#options.name, ...fields }, message)
   }
 
+  // Every change ends here: the next status() is built anew.
   #publish(): void {
+    this.#snapshot = undefined
     try {
       this.#options.onStatus?.(this.status())
     } catch (err) {

@@ -17,15 +17,17 @@ export function timedBackend(backend: Backend, observe: ObserveRequest): Backend
     close: () => backend.close(),
     async request(call) {
       const started = process.hrtime.bigint()
-      const seconds = (): number => Number(process.hrtime.bigint() - started) / 1e9
+      let outcome: RequestOutcome
       try {
         const reply = await backend.request(call)
-        observe(backend.name, reply.ok ? 'ok' : 'error', seconds())
+        outcome = reply.ok ? 'ok' : 'error'
         return reply
       } catch (error) {
         // The client went away (CANCEL-1) or the gateway got no answer (down, timeout, bad reply).
-        observe(backend.name, call.signal.aborted ? 'cancelled' : 'upstream_failure', seconds())
+        outcome = call.signal.aborted ? 'cancelled' : 'upstream_failure'
         throw error
+      } finally {
+        observe(backend.name, outcome!, Number(process.hrtime.bigint() - started) / 1e9)
       }
     },
   }

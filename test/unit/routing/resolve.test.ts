@@ -112,6 +112,20 @@ t.test('resolveName: stale list without the name → refetched once (CACHE-9); a
   t.same(await outcome(resolveName(d, { kind: 'tools', name: 'new' })), { failure: 'unreachable', backend: 'a' }, 'an unknown name, refetch fails → the failure')
 })
 
+t.test('resolveName: a cached list answers without a fetch, in candidate order; a down first candidate is passed over', async (t) => {
+  const a = createFakeBackend('a', { lists: TOOL })
+  const b = createFakeBackend('b', { lists: TOOL })
+  const d = deps(entryOf(a), entryOf(b))
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'a' }, 'first lookup fetches a')
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'a' }, 'the cached copy of a, the first candidate')
+  t.equal(listFetches(a), 1, 'a fetched once')
+  a.up = false
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'b' }, 'a down → b, fetched then')
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'echo' })), { owner: 'b' }, 'b from its cached copy')
+  t.equal(listFetches(b), 1)
+  t.equal(listFetches(a), 1, 'a down: never asked')
+})
+
 t.test('resolveUri', async (t) => {
   const listed = { resources: [{ uri: 'file:///a' }] }
   const templated = { resourceTemplates: [{ uriTemplate: 'file:///t/{name}' }] }
