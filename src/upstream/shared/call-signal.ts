@@ -15,7 +15,9 @@ export class CallSignal {
       this.#controller.abort(caller.reason)
       return
     }
-    caller?.addEventListener('abort', this.#onCallerAbort, { once: true })
+    // Without `once`: an abort fires once anyway, and dispose() removes the listener (an options
+    // object is validated and kept per listener).
+    caller?.addEventListener('abort', this.#onCallerAbort)
     this.#timer = setTimeout(this.#onTimeout, timeoutMs)
     this.#timer.unref()
   }
