@@ -2,7 +2,7 @@
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
-import type { JsonObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, splicedReply, type RouteReply } from './route-replies.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
@@ -10,17 +10,17 @@ import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
-import type { BackendEntry, BackendSet } from './backend-set.ts'
+import type { BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { buildCapabilities, buildDiscoverResult } from './discover.ts'
 import { LIST_KINDS } from './list-kinds.ts'
 import { resolveName, resolveUri } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
-import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type BridgeHandle, type StateBinding } from './mrtr.ts'
+import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type StateBinding } from './mrtr.ts'
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './bridge.ts'
 import { BridgeRelay, type RelayChannel } from './bridge-relay.ts'
-import { buildParamHeaders, checkParamHeaders, readHeaderParams, type HeaderParamsResult } from '../protocol/param-headers.ts'
+import { ToolHeaders } from './tool-headers.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
 import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
 import { policyKindOf, type RouteAccess } from './access.ts'
@@ -29,7 +29,7 @@ import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
 import { observeRouted, type CallObservers } from './call-outcome.ts'
-import type { RequestTrace } from '../observability/tracing.ts'
+import type { CallContext, Forward } from './call-context.ts'
 
 export interface RouterDeps extends CallObservers {
   backends: BackendSet
@@ -68,37 +68,10 @@ const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
 
 export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
 
-export interface CallContext {
-  signal: AbortSignal
-  onNotification: (notification: JsonRpcNotification) => void
-  // Who is calling (authentication); absent: anonymous.
-  principal?: Principal
-  // The client's address: the key of per-client limits and fair scheduling while the caller is
-  // anonymous (an authenticated caller is keyed by its principal).
-  client?: string
-  // Trace context to pass on, and spans when tracing is on (README "Tracing"); absent: nothing to do.
-  trace?: RequestTrace
-  // Set by the router for the access log and metrics: the backend, and the tool, prompt or URI asked for.
-  backend?: string
-  tool?: string
-  // The tool's name at its backend, once the catalogue resolved it (a bounded metric label).
-  upstreamTool?: string
-}
-
-interface Forward {
-  entry: BackendEntry
-  params: JsonObject
-  headers?: Record<string, string>
-  // MRTR-capable methods: what sealed requestState is bound to.
-  binding?: StateBinding
-  // A retry of a bridged legacy call: the held call to resume instead of a new upstream request.
-  resume?: BridgeHandle
-  // On whose behalf (sealed-state binding, the backend's credential).
-  principal?: Principal
-}
+export type { CallContext } from './call-context.ts'
 
 export class Router {
-  readonly #headerParams = new WeakMap<JsonObject, HeaderParamsResult>()
+  readonly #toolHeaders = new ToolHeaders()
   readonly #deps: RouterDeps
   readonly #bridge: Bridge
   readonly #relay: BridgeRelay | undefined
@@ -205,7 +178,7 @@ export class Router {
         this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
         const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
         if (isTool) ctx.upstreamTool = target.name
-        const headers = isTool ? this.#paramHeaders(valid, target.item) : undefined
+        const headers = isTool ? this.#toolHeaders.forCall(valid, target.item) : undefined
         return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
       }
       case 'resources/read': {
@@ -219,24 +192,6 @@ export class Router {
       default:
         throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', valid.request.method)
     }
-  }
-
-  // HDR-7: Mcp-Param-* checked against the tool's x-mcp-header annotations; HDR-9/10 for the backend.
-  #paramHeaders(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
-    const annotations = tool ? this.#headerParamsOf(tool) : undefined
-    const params = annotations?.ok ? annotations.params : []
-    // A legacy request mirrors nothing (LEGACY-16): the backend's headers come from the body alone.
-    const problem = valid.legacy ? undefined : checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)
-    if (problem !== undefined) throw new GatewayError('MCP_GATEWAY_HEADER_MISMATCH', problem)
-    if (params.length === 0 && valid.paramHeaders.size === 0) return undefined
-    return buildParamHeaders(params, valid.params.arguments, valid.paramHeaders)
-  }
-
-  // A tool definition is read once per catalog fetch, not once per call.
-  #headerParamsOf(tool: JsonObject): HeaderParamsResult {
-    let cached = this.#headerParams.get(tool)
-    if (!cached) this.#headerParams.set(tool, (cached = readHeaderParams(tool)))
-    return cached
   }
 
   // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request and caller, and is
