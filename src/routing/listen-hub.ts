@@ -20,41 +20,14 @@ import { resolveUri } from './resolve.ts'
 import { computeBackoffMs, REPROBE_BACKOFF, startTimer } from '../upstream/shared/backoff.ts'
 import { DEFAULT_LIST_REFRESH_MS, ListRefresher, UNSUPPORTED_LISTEN_RETRY_ATTEMPT } from './list-refresh.ts'
 import { BackendError } from '../upstream/backend.ts'
+import type { ClientSubscription, ResourceListen, Upstream } from './listen-upstream.ts'
 
 export type { ResourceRoute } from './resource-routes.ts'
 
-export interface ClientSubscription {
-  // List changes this client asked for (SUB-2), logs at its level; resource updates go by its routes.
-  wants(notification: JsonRpcNotification): boolean
-  deliver(notification: JsonRpcNotification): void
-}
-
-// One upstream listen stream, kept open (re-opened with backoff) until stopped.
-interface Upstream {
-  readonly entry: BackendEntry
-  // What to ask for; undefined while the backend cannot be asked (down, no capability yet).
-  readonly filter: () => JsonObject | undefined
-  readonly onNotification: (notification: JsonRpcNotification) => void
-  // List upstreams only: the backend's logs outside any request.
-  readonly onLog?: (notification: JsonRpcNotification) => void
-  close?: () => void
-  timer?: NodeJS.Timeout
-  stopped: boolean
-  // Established at least once before: a later establishment follows a gap (a drop or a restart).
-  established?: boolean
-  // The backend answered without a stream (ListenSink.onUnsupported) and has not streamed since.
-  unsupported?: boolean
-  // While unsupported, list upstreams only: the timer standing in for the backend's list changes.
-  refresher?: ListRefresher
-}
+export type { ClientSubscription } from './listen-upstream.ts'
 
 // refreshMs: how often the lists of a backend without a listen stream are re-read.
 export interface ListenHubOptions { logger: Logger; refreshMs?: number }
-
-interface ResourceListen extends Upstream {
-  readonly uri: string
-  readonly clients: Set<ClientSubscription>
-}
 
 export class ListenHub {
   readonly #backends: BackendSet

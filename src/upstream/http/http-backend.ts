@@ -5,12 +5,8 @@ import { Pool, type Dispatcher } from 'undici'
 import type { Logger } from '../../observability/logger.ts'
 import type { HttpBackendConfig } from '../../config/types.ts'
 import { buildModernMeta, classifyDiscover, type ProbeOutcome } from '../../protocol/era.ts'
-import type { JsonObject, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
-import { encodeHeaderValue, HEADER } from '../../protocol/headers.ts'
-import { META } from '../../protocol/meta.ts'
-import { getMethodSpec } from '../../protocol/methods.ts'
+import type { JsonObject } from '../../protocol/jsonrpc.ts'
 import type { ServerInfo } from '../../protocol/result.ts'
-import { MODERN_VERSION } from '../../protocol/version.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from '../backend.ts'
 import { BackendState } from '../shared/backend-state.ts'
 import { FailureProbe } from '../shared/failure-probe.ts'
@@ -19,11 +15,13 @@ import { CallSignal } from '../shared/call-signal.ts'
 import { Reprober } from '../shared/reprober.ts'
 import { toBackendError } from './http-errors.ts'
 import { backendConnectOptions, type BackendConnectOptions } from './backend-tls.ts'
-import { headerValue, readReply } from './http-reply.ts'
+import { isStreaming, readReply } from './http-reply.ts'
+import { modernRequestHeaders } from './request-headers.ts'
 import { requestLegacy } from './legacy-call.ts'
 import { LegacyListens } from './legacy-listen.ts'
 import { LegacySession } from './legacy-session.ts'
-import { BadReplyError, isEventStream, readSse } from './reply-reader.ts'
+import { BadReplyError } from './reply-reader.ts'
+import { followListen } from './modern-listen.ts'
 import { obtainCredential, sendAuthorized, type CredentialSource } from './backend-credentials-send.ts'
 import { ANONYMOUS } from '../../auth/principal.ts'
 
@@ -42,10 +40,6 @@ const DEFAULT_PROBE_TIMEOUT_MS = 5_000
 // Beyond `connections` (the calls the fair scheduler lets through at once): connections for the
 // gateway's own probes, list fetches and legacy session requests, so they never queue behind calls.
 const CONTROL_CONNECTIONS = 4
-
-function isStreaming(response: Dispatcher.ResponseData | undefined): boolean {
-  return response !== undefined && isEventStream(headerValue(response.headers['content-type']))
-}
 
 function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
@@ -154,7 +148,7 @@ export class HttpBackend implements Backend {
   // AUTH-8: the Authorization a backend sees is the gateway's own for it, never the client's.
   #post(pool: Pool, call: UpstreamCall, request: { id: string; signal: AbortSignal }): Promise<Dispatcher.ResponseData> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, method: call.method, params: call.params })
-    const headers = this.#headers(call)
+    const headers = modernRequestHeaders(this.#staticHeaders, call)
     return sendAuthorized({
       backend: this.name, credentials: this.#deps.credentials, principal: call.principal,
       send: (authorization) => pool.request({ path: this.#path, method: 'POST', headers: authorization ? { ...headers, authorization } : headers, body, signal: request.signal }),
@@ -169,40 +163,11 @@ export class HttpBackend implements Backend {
     const controller = new AbortController()
     const params = { notifications: filter, _meta: buildModernMeta(this.#deps.clientInfo) }
     const call = { method: 'subscriptions/listen', params, signal: controller.signal }
-    this.#listenUntilEnd(call, sink).catch((err: unknown) => {
+    const open = () => this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, signal: call.signal })
+    followListen({ open, signal: call.signal, sink, maxEventChars: MAX_EVENT_CHARS }).catch((err: unknown) => {
       this.#deps.logger.error({ backend: this.name, err }, 'listen sink failed')
     })
     return () => controller.abort()
-  }
-
-  async #listenUntilEnd(call: UpstreamCall, sink: ListenSink): Promise<void> {
-    let ended: { reason: string; unsupported?: boolean }
-    try {
-      ended = await this.#readListen(call, sink)
-    } catch (err) {
-      if (call.signal.aborted) return
-      ended = { reason: describeError(err) }
-    }
-    if (ended.unsupported && sink.onUnsupported) sink.onUnsupported(ended.reason)
-    else sink.onClose(ended.reason)
-  }
-
-  async #readListen(call: UpstreamCall, sink: ListenSink): Promise<{ reason: string; unsupported?: boolean }> {
-    const response = await this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, signal: call.signal })
-    if (!isStreaming(response)) {
-      await response.body.dump()
-      const reason = `listen answered HTTP ${response.statusCode} without a stream`
-      // A 2xx answer is the backend's considered reply, not a failure: it has no listen stream.
-      return { reason, unsupported: response.statusCode >= 200 && response.statusCode < 300 }
-    }
-    sink.onOpen?.()
-    await readSse(response.body, (message) => {
-      if (typeof message.method === 'string' && message.method !== 'notifications/subscriptions/acknowledged') {
-        sink.onNotification(message as unknown as JsonRpcNotification)
-      }
-      return false
-    }, MAX_EVENT_CHARS)
-    return { reason: 'listen stream ended' }
   }
 
   async close(): Promise<void> {
@@ -221,18 +186,6 @@ export class HttpBackend implements Backend {
     await legacy.session.terminate().catch((err: unknown) => {
       this.#deps.logger.warn({ backend: this.name, err }, 'could not end the legacy session')
     })
-  }
-
-  // HTTP-9, HDR-10: the backend's own view of the mirrored headers; its own credentials first.
-  #headers(call: UpstreamCall): Record<string, string> {
-    const meta = call.params._meta as JsonObject | undefined
-    const headers: Record<string, string> = { ...this.#staticHeaders }
-    headers[HEADER.protocolVersion] = String(meta?.[META.protocolVersion] ?? MODERN_VERSION)
-    headers[HEADER.method] = call.method
-    const nameParam = getMethodSpec(call.method)?.nameParam
-    const name = nameParam === undefined ? undefined : call.params[nameParam]
-    if (typeof name === 'string') headers[HEADER.name] = encodeHeaderValue(name)
-    return call.headers ? { ...headers, ...call.headers } : headers
   }
 
   #fail(err: unknown, call: UpstreamCall, deadline: CallSignal): BackendError {

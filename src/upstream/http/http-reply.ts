@@ -32,6 +32,11 @@ export function headerValue(value: string | string[] | undefined): string | unde
   return Array.isArray(value) ? value[0] : value
 }
 
+// The reply is an SSE stream (read on after its final message).
+export function isStreaming(response: Pick<HttpReply, 'headers'> | undefined): boolean {
+  return response !== undefined && isEventStream(headerValue(response.headers['content-type']))
+}
+
 // A JSON-RPC request (method and id): from a legacy backend to the gateway.
 export function isServerRequest(message: JsonObject): boolean {
   return typeof message.method === 'string' && 'id' in message
