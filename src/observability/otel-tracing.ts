@@ -6,7 +6,7 @@
 // queue (OTEL_BSP_* settings; past maxQueueSize spans are dropped), so an OTLP endpoint that is
 // down never slows a request.
 import { createHash } from 'node:crypto'
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, createTraceState, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, createContextKey, createTraceState, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api'
 import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
@@ -18,11 +18,36 @@ import { contextFor, otlpProtocol, type OtelOptions, type RequestTrace, type Tra
 
 const TRACER_NAME = 'mcp-gateway'
 
+// startSpan reads its parent from a Context: the value under the API's span key (a Symbol.for key,
+// shared by every copy of the API). A context holding just that span is one small object, where
+// ROOT_CONTEXT.setValue copies a Map and makes three closures, twice per request.
+const SPAN_KEY = createContextKey('OpenTelemetry Context Key SPAN')
+
+export class ParentContext implements Context {
+  readonly #span: Span
+
+  constructor(span: Span) {
+    this.#span = span
+  }
+
+  getValue(key: symbol): unknown {
+    return key === SPAN_KEY ? this.#span : undefined
+  }
+
+  setValue(key: symbol, value: unknown): Context {
+    return trace.setSpan(ROOT_CONTEXT, this.#span).setValue(key, value)
+  }
+
+  deleteValue(key: symbol): Context {
+    return key === SPAN_KEY ? ROOT_CONTEXT : this
+  }
+}
+
 function remoteParent(context: TraceContext | undefined): Context {
   const parsed = parseTraceparent(context?.traceparent)
   if (parsed === undefined) return ROOT_CONTEXT
   const traceState = context?.tracestate === undefined ? undefined : createTraceState(context.tracestate)
-  return trace.setSpanContext(ROOT_CONTEXT, { traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.flags, isRemote: true, traceState })
+  return new ParentContext(trace.wrapSpanContext({ traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.flags, isRemote: true, traceState }))
 }
 
 // The call's target, added to `attributes`; the span name (`{method} {tool or prompt}`).
@@ -78,7 +103,7 @@ function requestTrace(tracer: Tracer, server: Span, incoming: TraceContext | und
   let parent: Context | undefined
   return {
     upstream(backend, method, params): UpstreamTrace {
-      const span = clientSpan(tracer, (parent ??= trace.setSpan(ROOT_CONTEXT, server)), backend, { method, params })
+      const span = clientSpan(tracer, (parent ??= new ParentContext(server)), backend, { method, params })
       const own = span.spanContext()
       const traceparent = formatTraceparent(own.traceId, own.spanId, own.traceFlags)
       return upstreamTrace(span, contextFor(backend, incoming === undefined ? { traceparent } : { ...incoming, traceparent }))

@@ -1,9 +1,11 @@
 // OpenTelemetry (README "Tracing"): which signals the standard variables turn on, the export
-// protocol and schedules they set, how an outcome becomes error.type. Table-driven.
+// protocol and schedules they set, how an outcome becomes error.type, and the parent context the
+// span code hands the SDK. Table-driven; pure functions and the OpenTelemetry API only.
 import t from 'tap'
+import { ROOT_CONTEXT, createContextKey, trace } from '@opentelemetry/api'
 import { readerOptionsFrom } from '../../../src/observability/otel-metrics.ts'
 import { outcomeOf, failureType } from '../../../src/observability/otel-semconv.ts'
-import { queueOptionsFrom } from '../../../src/observability/otel-tracing.ts'
+import { ParentContext, queueOptionsFrom } from '../../../src/observability/otel-tracing.ts'
 import { isOtelEnabled, isOtelMetricsEnabled, otlpProtocol } from '../../../src/observability/tracing.ts'
 
 const ENDPOINT = 'http://127.0.0.1:4318'
@@ -46,4 +48,16 @@ t.test('outcome → error.type', async (t) => {
   for (const [name, outcome, expected] of cases) t.same(outcomeOf(outcome), expected, name)
   t.equal(failureType(Object.assign(new Error('x'), { reason: 'timeout' })), 'timeout', 'a failure: its reason')
   t.equal(failureType(new TypeError('x')), 'TypeError', 'else the error\'s name')
+})
+
+t.test('ParentContext → the SDK finds the parent span', async (t) => {
+  const span = trace.wrapSpanContext({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1 })
+  const context = new ParentContext(span)
+  t.equal(trace.getSpan(context), span)
+  const other = createContextKey('other')
+  const extended = context.setValue(other, 1)
+  t.equal(trace.getSpan(extended), span, 'setValue keeps the span')
+  t.equal(extended.getValue(other), 1)
+  t.equal(trace.getSpan(trace.deleteSpan(context)), undefined, 'deleteSpan removes it')
+  t.equal(trace.getSpan(ROOT_CONTEXT), undefined)
 })
