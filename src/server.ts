@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   try {
     config = load()
     // A certificate that cannot be served is a ConfigError too.
-    app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version) })
+    app = await build(config, { loadConfig: load, tracing: await startTracing(process.env, SERVER_INFO.version, { toolLabelLimit: config.toolLabelLimit }) })
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err
     process.stderr.write(`mcp-gateway: ${err.message}\n`)

@@ -1,7 +1,9 @@
 // Scenario 10: `tools/call` answered as JSON through three gateways on one backend: tracing off
 // (no trace context), tracing off with a W3C `traceparent` on every request (passed on to the
-// backend), and OpenTelemetry on (a server and a client span per call, exported over OTLP/HTTP to a
-// local sink): what tracing costs per call (README "Tracing").
+// backend), and OpenTelemetry on with the SDK's defaults (a server and a client span per call, and
+// the two duration metrics, exported over OTLP/HTTP to a local sink): what tracing costs per call
+// (README "Tracing"). The sink counts the spans it got: every one must arrive.
+import { Client } from 'undici'
 import type { BenchContext, Target, TargetSlot } from '../lib/context.ts'
 import { startHttpBackend } from '../lib/fixture-targets.ts'
 import { createHttpEntry, startGateway } from '../lib/gateway-target.ts'
@@ -32,13 +34,27 @@ function withTraceparent(): LoadTarget['prepare'] {
   }
 }
 
+// tools/call requests the gateway served (warm-up included), from its /metrics.
+async function servedCalls(target: Target | undefined): Promise<number> {
+  if (target === undefined) return 0
+  const client = new Client(target.url.origin)
+  try {
+    const res = await client.request({ path: '/metrics', method: 'GET' })
+    const lines = (await res.body.text()).split('\n').filter((line) => line.startsWith('mcp_gateway_requests_total{') && line.includes('method="tools/call"'))
+    return lines.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0)
+  } finally {
+    await client.close()
+  }
+}
+
 export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioReport> {
   const backend = await startHttpBackend(ctx)
   const sink = await startOtlpSink()
   const started: TargetSlot[] = []
   try {
     const backends = [createHttpEntry('b1', backend.url)]
-    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint, OTEL_BSP_SCHEDULE_DELAY: '200' }
+    // Nothing but the endpoint: the SDK's defaults (batches of 512 spans, metrics every 60 s).
+    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.endpoint }
     started.push(await startGateway(ctx, { backends }))
     started.push(rename(await startGateway(ctx, { backends }), PASS_ON))
     started.push(rename(await startGateway(ctx, { backends, env: otel }), TRACED))
@@ -51,6 +67,9 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
     const measures = await runAlternating(ctx, entries, plan)
     const rows = measures.map((measure) => createLoadRow(ctx, measure))
     const [off, passOn, traced] = ['gateway', PASS_ON, TRACED].map((name) => findRow(rows, name))
+    const calls = await servedCalls(started[2].target)
+    // Stopped before the sink: what is still queued is exported at shutdown.
+    await Promise.all(started.splice(0).map((slot) => slot.target?.handle.stop()))
     return {
       id: 10,
       title: `tools/call JSON, tracing off / on, ${plan.connections} connections, ${plan.rounds}×${plan.durationMs} ms per target`,
@@ -63,8 +82,8 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
         createRatio('otel on / off p50 latency', traced.p50Ms ?? null, off.p50Ms ?? null),
       ],
       notes: [
-        'three gateways on the same HTTP fixture backend; "otel" exports every span (2 per call) to an OTLP/HTTP JSON sink in the harness',
-        `the sink received ${sink.exports()} export requests`,
+        'three gateways on the same HTTP fixture backend; "otel" exports every span (2 per call) and the two duration metrics to an OTLP/HTTP (protobuf) sink in the harness',
+        `the sink received ${sink.exports()} trace exports holding ${sink.spans()} spans for ${calls} calls (${2 * calls} expected), and ${sink.metricExports()} metrics exports`,
         ...describeProblems(measures),
       ],
     }

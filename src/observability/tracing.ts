@@ -1,9 +1,10 @@
 // Tracing (README "Tracing"). Always: the W3C trace context a client sends (TRACE-2) goes on to
 // the backend, in `_meta` and as HTTP headers, with `baggage` only to backends trusted with it.
-// With OpenTelemetry on (OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set, and
-// OTEL_TRACES_EXPORTER not "none"): a server span per MCP request, a client span per upstream call,
-// exported over OTLP/HTTP (otel-tracing.ts, loaded only then). Off, nothing of the SDK is loaded
-// and a request without trace context costs two property lookups per side.
+// With OpenTelemetry spans on (an OTLP traces endpoint set, OTEL_TRACES_EXPORTER not "none"): a
+// server span per MCP request, a client span per upstream call (otel-tracing.ts). With OpenTelemetry
+// metrics on (an OTLP metrics endpoint set, OTEL_METRICS_EXPORTER not "none"): the duration of each
+// (otel-metrics.ts). Both export over OTLP/HTTP and are loaded only when on; both off, nothing of
+// the SDK is loaded and a request without trace context costs two property lookups per side.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { readTraceContext, withTraceHeaders, withTraceMeta, type TraceContext } from '../protocol/trace-context.ts'
@@ -11,7 +12,7 @@ import type { ValidRequest } from '../protocol/validate.ts'
 
 // What a traced upstream call needs to know about its backend.
 export interface TracedBackend {
-  config: { name: string; transport: string; forwardBaggage?: boolean }
+  config: { name: string; transport: string; forwardBaggage?: boolean; url?: string }
 }
 
 // One upstream call: its params and headers with the trace context, and (spans on) its end.
@@ -61,15 +62,44 @@ export const PASS_THROUGH_TRACING: Tracing = {
 }
 
 type Env = Record<string, string | undefined>
+type Signal = 'TRACES' | 'METRICS'
 
-export function isOtelEnabled(env: Env): boolean {
-  const endpoint = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT
-  return endpoint !== undefined && endpoint !== '' && env.OTEL_TRACES_EXPORTER !== 'none' && env.OTEL_SDK_DISABLED !== 'true'
+// The standard variables: the signal's own endpoint or the common one, its exporter not "none",
+// the SDK not disabled.
+function isSignalOn(env: Env, signal: Signal): boolean {
+  const endpoint = env[`OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`] || env.OTEL_EXPORTER_OTLP_ENDPOINT
+  return endpoint !== undefined && endpoint !== '' && env[`OTEL_${signal}_EXPORTER`] !== 'none' && env.OTEL_SDK_DISABLED?.toLowerCase() !== 'true'
 }
 
-// The entry point's one call (src/server.ts): the SDK is imported only when tracing is on.
-export async function startTracing(env: Env, version: string): Promise<Tracing> {
-  if (!isOtelEnabled(env)) return PASS_THROUGH_TRACING
-  const { createOtelTracing } = await import('./otel-tracing.ts')
-  return createOtelTracing({ version, serviceName: env.OTEL_SERVICE_NAME || undefined, env })
+export function isOtelEnabled(env: Env): boolean {
+  return isSignalOn(env, 'TRACES')
+}
+
+export function isOtelMetricsEnabled(env: Env): boolean {
+  return isSignalOn(env, 'METRICS')
+}
+
+// OTEL_EXPORTER_OTLP_[signal_]PROTOCOL: "http/json", else "http/protobuf" (the specification's
+// default; "grpc" is not offered).
+export function otlpProtocol(env: Env, signal: Signal): 'http/json' | 'http/protobuf' {
+  const protocol = env[`OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`] || env.OTEL_EXPORTER_OTLP_PROTOCOL
+  return protocol === 'http/json' ? 'http/json' : 'http/protobuf'
+}
+
+export interface OtelOptions {
+  version: string
+  serviceName?: string
+  env: Env
+  // Distinct tool (and prompt) names a metric attribute takes before new ones are "other".
+  toolLabelLimit: number
+}
+
+// The entry point's one call (src/server.ts): the SDK is imported only for what is on.
+export async function startTracing(env: Env, version: string, limits: { toolLabelLimit: number }): Promise<Tracing> {
+  const spans = isOtelEnabled(env)
+  const metrics = isOtelMetricsEnabled(env)
+  if (!spans && !metrics) return PASS_THROUGH_TRACING
+  const options: OtelOptions = { version, serviceName: env.OTEL_SERVICE_NAME || undefined, env, toolLabelLimit: limits.toolLabelLimit }
+  const tracing = spans ? await (await import('./otel-tracing.ts')).createOtelTracing(options) : PASS_THROUGH_TRACING
+  return metrics ? (await import('./otel-metrics.ts')).withOperationMetrics(tracing, options) : tracing
 }

@@ -20,19 +20,25 @@ export interface ParsedTraceparent {
   flags: number
 }
 
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-.*)?$/
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}(?:-.*)?$/
 const ZERO_TRACE_ID = '0'.repeat(32)
 const ZERO_SPAN_ID = '0'.repeat(16)
 // W3C Trace Context: a list member limit the gateway also applies to baggage (both are headers).
 const MAX_VALUE_CHARS = 8192
+const KEYS = Object.values(TRACE_KEYS)
 
-// W3C Trace Context §3.2: version ff and all-zero ids are invalid; a future version may append fields.
+// W3C Trace Context §3.2: version ff and all-zero ids are invalid; a future version may append
+// fields. Checked in place: no match array, no substrings.
+export function isValidTraceparent(value: string): boolean {
+  if (!TRACEPARENT.test(value) || value.startsWith('ff')) return false
+  if (value.startsWith('00') && value.length !== 55) return false
+  return !value.startsWith(ZERO_TRACE_ID, 3) && !value.startsWith(ZERO_SPAN_ID, 36)
+}
+
+// The fields sit at fixed offsets in every version.
 export function parseTraceparent(value: string | undefined): ParsedTraceparent | undefined {
-  const match = value === undefined ? null : TRACEPARENT.exec(value)
-  if (match === null) return undefined
-  const [, version, traceId, spanId, flags] = match
-  if (version === 'ff' || (version === '00' && value!.length !== 55) || traceId === ZERO_TRACE_ID || spanId === ZERO_SPAN_ID) return undefined
-  return { traceId, spanId, flags: Number.parseInt(flags, 16) }
+  if (value === undefined || !isValidTraceparent(value)) return undefined
+  return { traceId: value.slice(3, 35), spanId: value.slice(36, 52), flags: Number.parseInt(value.slice(53, 55), 16) }
 }
 
 export function formatTraceparent(traceId: string, spanId: string, flags: number): string {
@@ -50,8 +56,9 @@ export function readTraceContext(meta: JsonObject, headers: IncomingHttpHeaders)
   const fromMeta = meta[TRACE_KEYS.traceparent] !== undefined || meta[TRACE_KEYS.baggage] !== undefined
   const source: Record<string, unknown> = fromMeta ? meta : headers
   if (!fromMeta && headers[TRACE_KEYS.traceparent] === undefined && headers[TRACE_KEYS.baggage] === undefined) return undefined
+  const traceparent = textOf(source[TRACE_KEYS.traceparent])
   const context: TraceContext = {
-    traceparent: parseTraceparent(textOf(source[TRACE_KEYS.traceparent])) ? textOf(source[TRACE_KEYS.traceparent]) : undefined,
+    traceparent: traceparent !== undefined && isValidTraceparent(traceparent) ? traceparent : undefined,
     tracestate: textOf(source[TRACE_KEYS.tracestate]),
     baggage: textOf(source[TRACE_KEYS.baggage]),
   }
@@ -64,8 +71,10 @@ export function readTraceContext(meta: JsonObject, headers: IncomingHttpHeaders)
 // filtered baggage or an invalid traceparent is not passed on).
 export function withTraceMeta(params: JsonObject, context: TraceContext): JsonObject {
   const meta: JsonObject = { ...(params._meta as JsonObject | undefined) }
-  for (const key of Object.values(TRACE_KEYS)) {
-    if (context[key] === undefined) delete meta[key]
+  for (const key of KEYS) {
+    if (context[key] === undefined) {
+      if (meta[key] !== undefined) delete meta[key]
+    }
     else meta[key] = context[key]
   }
   return { ...params, _meta: meta }
@@ -74,6 +83,6 @@ export function withTraceMeta(params: JsonObject, context: TraceContext): JsonOb
 // The same context as W3C HTTP headers, added to the backend request's own extra headers.
 export function withTraceHeaders(headers: Record<string, string> | undefined, context: TraceContext): Record<string, string> {
   const out: Record<string, string> = { ...headers }
-  for (const key of Object.values(TRACE_KEYS)) if (context[key] !== undefined) out[key] = context[key]
+  for (const key of KEYS) if (context[key] !== undefined) out[key] = context[key]
   return out
 }

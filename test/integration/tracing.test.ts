@@ -2,13 +2,10 @@
 // local OTLP/HTTP (JSON) receiver; behind it a node:http modern backend that records what it gets,
 // and stdio backends of both eras whose `trace-meta` tool returns the trace context it got.
 import t from 'tap'
-import { once } from 'node:events'
-import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import type { TeardownHost } from '../helpers/backend-process.ts'
 import { createRawClient, type RawMcpClient } from '../helpers/mcp-client.ts'
 import { startGatewayProcess, writeConfig } from '../helpers/gateway-process.ts'
 import { legacyRpc, openRawSession } from '../helpers/legacy-client.ts'
+import { startOtlpReceiver } from '../helpers/otlp-receiver.ts'
 import { startRecordingBackend, type RecordingBackend } from '../helpers/recording-backend.ts'
 
 const STDIO_MODERN = new URL('../fixtures/stdio-modern.ts', import.meta.url).pathname
@@ -17,62 +14,6 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736'
 const CLIENT_SPAN = '00f067aa0ba902b7'
 const TRACEPARENT = `00-${TRACE_ID}-${CLIENT_SPAN}-01`
 const W3C = { traceparent: TRACEPARENT, tracestate: 'vendor=opaque', baggage: 'user=alice' }
-
-interface Span {
-  traceId: string
-  spanId: string
-  parentSpanId?: string
-  name: string
-  kind: number
-  attributes: Record<string, unknown>
-}
-
-// Collects what arrives; `next(predicate)` resolves with the first match, past or future.
-function collector<T>() {
-  const items: T[] = []
-  const waiters = new Set<{ predicate: (item: T) => boolean; resolve: (item: T) => void }>()
-  return {
-    items,
-    push(item: T): void {
-      items.push(item)
-      for (const w of waiters) if (w.predicate(item)) (waiters.delete(w), w.resolve(item))
-    },
-    next(predicate: (item: T) => boolean): Promise<T> {
-      const seen = items.find(predicate)
-      return seen !== undefined ? Promise.resolve(seen) : new Promise((resolve) => waiters.add({ predicate, resolve }))
-    },
-  }
-}
-
-async function listen(t: TeardownHost, handler: (body: string, headers: IncomingHttpHeaders, res: import('node:http').ServerResponse) => void): Promise<string> {
-  const server = createServer((req, res) => {
-    let body = ''
-    req.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => handler(body, req.headers, res))
-  })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  t.teardown(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
-
-// OTLP/HTTP JSON: every span of every export, attributes flattened.
-async function startOtlpReceiver(t: TeardownHost, answer = true) {
-  const spans = collector<Span>()
-  const exports = collector<string>()
-  const origin = await listen(t, (body, _headers, res) => {
-    exports.push(body)
-    if (!answer) return // an endpoint that hangs: the gateway must not wait for it
-    for (const rs of JSON.parse(body).resourceSpans ?? []) {
-      for (const ss of rs.scopeSpans) for (const s of ss.spans) spans.push({ ...s, attributes: flatten(s.attributes) })
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end('{}')
-  })
-  return { origin, spans, exports }
-}
-
-function flatten(attributes: Array<{ key: string; value: Record<string, unknown> }>): Record<string, unknown> {
-  return Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value)[0]]))
-}
 
 function backends(httpUrl: string): unknown[] {
   return [
@@ -96,7 +37,8 @@ t.test('tracing on: server and client spans exported over OTLP, the backend cont
   const receiver = await startOtlpReceiver(t)
   const backend = await startRecordingBackend(t)
   const gw = await startGatewayProcess(t, writeConfig({ backends: backends(backend.url) }), {
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_BSP_SCHEDULE_DELAY: '20', OTEL_SERVICE_NAME: 'gw-under-test',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.origin, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '20', OTEL_SERVICE_NAME: 'gw-under-test',
+    OTEL_METRIC_EXPORT_INTERVAL: '50',
   })
   await Promise.all(['h', 's', 'l'].map((name) => gw.waitForLine(new RegExp(`"backend":"${name}".*"msg":"backend up"`))))
   const raw = createRawClient(t, gw.url)
@@ -144,6 +86,12 @@ t.test('tracing on: server and client spans exported over OTLP, the backend cont
   const failed = await receiver.spans.next((s) => s.attributes['jsonrpc.request.id'] === 'call-8')
   t.match(failed.attributes, { 'error.type': '-32602', 'rpc.response.status_code': '-32602' })
   t.match(failed, { name: 'tools/call h__nope' })
+
+  // Spans and metrics both on: the legacy call is measured too, its session id nowhere in the metrics.
+  const points = await receiver.metricExports.next((ps) => ps.some((p) => p.metric === 'mcp.server.operation.duration' && p.attributes['mcp.protocol.version'] === '2025-11-25'))
+  const legacyPoint = points.find((p) => p.metric === 'mcp.server.operation.duration' && p.attributes['mcp.protocol.version'] === '2025-11-25')!
+  t.match(legacyPoint.attributes, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': 'h__who' })
+  t.notOk(points.some((p) => 'mcp.session.id' in p.attributes || 'jsonrpc.request.id' in p.attributes), 'no session or request ids in metric attributes')
 })
 
 t.test('tracing off: the W3C context passes on unchanged, from _meta or from the HTTP headers', async (t) => {
