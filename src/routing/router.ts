@@ -259,7 +259,9 @@ export class Router {
     const resume = forward.resume
     if (resume !== undefined) {
       const elsewhere = this.#relay !== undefined && resume.holder !== undefined && resume.holder !== this.#relay.holder
-      return elsewhere ? this.#relay!.resume(resume, attachment, valid.params.inputResponses) : this.#bridge.resume(resume, attachment, valid.params.inputResponses)
+      const resumed = elsewhere ? this.#relay!.resume(resume, attachment, valid.params.inputResponses) : this.#bridge.resume(resume, attachment, valid.params.inputResponses)
+      // The resumed round is this request's upstream call: its client span ends with it.
+      return traced ? traced.watch(resumed) : resumed
     }
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
     // A held call keeps its slot while it waits for the client's input: it is a backend request.

@@ -67,6 +67,19 @@ t.test('tracing on: server and client spans exported over OTLP, the backend cont
   const stdioSpan = await receiver.spans.next((s) => s.kind === 3 && s.attributes['peer.service'] === 'l')
   t.equal(stdioSpan.attributes['network.transport'], 'pipe')
 
+  // A bridged MRTR call (LEGACY-C5): the retry resumes the held backend call, and that round is
+  // the retry's upstream call: its client span ends with it, under the retry's server span.
+  const capabilities = { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } }
+  const ask = await raw.rpc('tools/call', { name: 'l__ask-name', arguments: {} }, { id: 'ask-1', meta: capabilities })
+  t.equal(ask.json.result?.resultType, 'input_required')
+  const [key] = Object.keys(ask.json.result.inputRequests)
+  const inputResponses = { [key]: { action: 'accept', content: { name: 'Ada' } } }
+  const done = await raw.rpc('tools/call', { name: 'l__ask-name', arguments: {}, inputResponses, requestState: ask.json.result.requestState }, { id: 'ask-2', meta: capabilities })
+  t.match(done.json.result, { content: [{ text: 'hello Ada' }] })
+  const retrySpan = await receiver.spans.next((s) => s.kind === 2 && s.attributes['jsonrpc.request.id'] === 'ask-2')
+  const resumedSpan = await receiver.spans.next((s) => s.kind === 3 && s.parentSpanId === retrySpan.spanId)
+  t.match(resumedSpan, { name: 'tools/call ask-name', attributes: { 'peer.service': 'l' } }, 'the resumed call\'s client span is exported')
+
   const fresh = await raw.rpc('tools/call', { name: 'h__who', arguments: {} })
   t.equal(fresh.status, 200)
   const root = await receiver.spans.next((s) => s.kind === 2 && !s.parentSpanId)
