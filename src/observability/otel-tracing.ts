@@ -14,6 +14,7 @@ import { META } from '../protocol/meta.ts'
 import { formatTraceparent, parseTraceparent, readTraceContext, withTraceHeaders, withTraceMeta, type TraceContext } from '../protocol/trace-context.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { ATTR, EXECUTE_TOOL, failureType, outcomeOf, resourceAttributes, targetOf, transportOf } from './otel-semconv.ts'
+import { samplerFrom } from './otel-sampler.ts'
 import { contextFor, otlpProtocol, type OtelOptions, type RequestTrace, type TracedBackend, type Tracing, type UpstreamTrace } from './tracing.ts'
 
 const TRACER_NAME = 'mcp-gateway'
@@ -153,7 +154,10 @@ async function createExporter(env: Record<string, string | undefined>): Promise<
 export async function createOtelTracing(options: OtelOptions): Promise<Tracing> {
   const resource = resourceFromAttributes(resourceAttributes(options))
   const processor = new BatchSpanProcessor({ exporter: await createExporter(options.env), ...queueOptionsFrom(options.env) })
-  const provider = new TracerProvider({ resource, spanProcessors: [processor] })
+  const { sampler, problem } = samplerFrom(options.env)
+  // The OpenTelemetry rule for a sampler it does not know: a warning, and the default.
+  if (problem !== undefined) process.stderr.write(`mcp-gateway: warning: ${problem}\n`)
+  const provider = new TracerProvider({ resource, sampler, spanProcessors: [processor] })
   const tracer = provider.getTracer(TRACER_NAME, options.version)
   return {
     begin(valid, headers, sessionId) {
