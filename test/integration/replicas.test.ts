@@ -77,10 +77,11 @@ if (missing !== undefined) {
 
   for (const [backend, tool, answer] of [['modern', 'a__ask-name', /Hello, Ada!/], ['legacy (bridged)', 'lg__ask-name', /hello Ada/]] as const) {
     t.test(`v1 SDK session: elicitation against a ${backend} backend, the answer landing on another replica`, async (t) => {
-      const { client, landed } = await recordedV1(t, lb.url)
+      const { client, landed, settled } = await recordedV1(t, lb.url)
       client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { name: 'Ada' } }))
       const result = await client.callTool({ name: tool, arguments: {} })
       t.match((result.content as Array<{ text: string }>)[0].text, answer)
+      await settled()
       const call = landed.find((r) => r.kind === 'tools/call')!
       const response = landed.find((r) => r.kind === 'response')!
       t.ok(call && response, 'a call and an answer were sent')
@@ -134,12 +135,20 @@ interface Landed {
 async function recordedV1(t: Test, url: string) {
   const agent = new Agent()
   const landed: Landed[] = []
+  const answered: Array<Promise<unknown>> = []
+  // Recorded when sent; the replica is filled in when the response's headers arrive. An answer's
+  // 202 may come after the result it unblocked (on the call's own stream): `settled` waits for it.
   const fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
-    const response = await undiciFetch(input, { ...(init as object), dispatcher: agent })
     const method = init?.method ?? 'GET'
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined
-    landed.push({ method, kind: method === 'POST' ? (body?.method ?? 'response') : method, replica: response.headers.get('x-replica') ?? '' })
-    return response as unknown as Response
+    const record: Landed = { method, kind: method === 'POST' ? (body?.method ?? 'response') : method, replica: '' }
+    landed.push(record)
+    const responded = undiciFetch(input, { ...(init as object), dispatcher: agent }).then((response) => {
+      record.replica = response.headers.get('x-replica') ?? ''
+      return response
+    })
+    answered.push(responded)
+    return (await responded) as unknown as Response
   }
   const client = new Client({ name: 'v1-replicas', version: '1.0.0' }, { capabilities: { elicitation: {} } })
   const transport = new StreamableHTTPClientTransport(new URL(url), { fetch })
@@ -149,7 +158,7 @@ async function recordedV1(t: Test, url: string) {
     await agent.destroy()
   })
   await client.connect(transport)
-  return { client, landed }
+  return { client, landed, settled: () => Promise.allSettled(answered) }
 }
 
 async function openGet(url: string, agent: Agent, sessionId: string) {
