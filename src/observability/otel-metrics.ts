@@ -13,6 +13,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { META } from '../protocol/meta.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
+import { LabelCap } from './label-cap.ts'
 import { ATTR, EXECUTE_TOOL, failureType, outcomeOf, resourceAttributes, targetOf, transportOf, type CallTarget, type Outcome } from './otel-semconv.ts'
 import { otlpProtocol, type OtelOptions, type RequestTrace, type TracedBackend, type Tracing, type UpstreamTrace } from './tracing.ts'
 
@@ -28,17 +29,6 @@ const NO_REPLY: Outcome = { errorType: 'no_reply' }
 const METHOD_LIMIT = 64
 const ERROR_TYPE_LIMIT = 64
 
-// Admits a key until `limit` distinct ones were seen; new ones after that are refused.
-function createCap(limit: number): (key: string) => boolean {
-  const seen = new Set<string>()
-  return (key) => {
-    if (seen.has(key)) return true
-    if (seen.size >= limit) return false
-    seen.add(key)
-    return true
-  }
-}
-
 interface Instruments {
   server: Histogram
   client: Histogram
@@ -52,17 +42,17 @@ interface Instruments {
 function createInstruments(provider: MeterProvider, options: OtelOptions): Instruments {
   const meter = provider.getMeter('mcp-gateway', options.version)
   const advice = { explicitBucketBoundaries: DURATION_BUCKETS }
-  const methods = createCap(METHOD_LIMIT)
-  const errors = createCap(ERROR_TYPE_LIMIT)
-  const serverTargets = createCap(options.toolLabelLimit)
-  const clientTargets = createCap(options.toolLabelLimit)
+  const methods = new LabelCap(METHOD_LIMIT, OTHER)
+  const errors = new LabelCap(ERROR_TYPE_LIMIT, OTHER_ERROR)
+  const serverTargets = new LabelCap(options.toolLabelLimit, OTHER)
+  const clientTargets = new LabelCap(options.toolLabelLimit, OTHER)
   return {
     server: meter.createHistogram(SERVER_DURATION, { unit: 's', description: 'MCP request duration as observed by the gateway, from the validated request to the reply', advice }),
     client: meter.createHistogram(CLIENT_DURATION, { unit: 's', description: 'Duration of the gateway\'s calls to its backends, from dispatch to the answer', advice }),
-    method: (method) => (methods(method) ? method : OTHER),
-    errorType: (type) => (errors(type) ? type : OTHER_ERROR),
-    serverTarget: (name) => (serverTargets(name) ? name : OTHER),
-    clientTarget: (backend, name) => (clientTargets(`${backend}\u0000${name}`) ? name : OTHER),
+    method: (method) => methods.label(method),
+    errorType: (type) => errors.label(type),
+    serverTarget: (name) => serverTargets.label(name),
+    clientTarget: (backend, name) => clientTargets.label(name, backend),
   }
 }
 

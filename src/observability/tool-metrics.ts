@@ -2,6 +2,7 @@
 // resolved (the router observes only resolved calls), and past `toolLabelLimit` distinct
 // (backend, tool) pairs new ones become `other`: a flood of tool names cannot grow the registry.
 import { Counter, type Registry } from 'prom-client'
+import { LabelCap } from './label-cap.ts'
 import { PathHistogram } from './path-series.ts'
 
 export const TOOL_OUTCOME = {
@@ -35,20 +36,10 @@ export function createToolMetrics(registry: Registry, options: { buckets: number
   })
   const rounds = new Counter({ name: 'mcp_gateway_mrtr_rounds_total', help: 'Results that asked the client for input (input_required rounds)', registers: [registry] })
   // The (backend, tool) pairs that have a label of their own, at most toolLabelLimit.
-  const named = new Map<string, Set<string>>()
-  let pairs = 0
-  const toolLabel = (backend: string, tool: string): string => {
-    let tools = named.get(backend)
-    if (tools?.has(tool)) return tool
-    if (pairs >= options.toolLabelLimit) return OTHER_TOOL
-    if (tools === undefined) named.set(backend, (tools = new Set()))
-    tools.add(tool)
-    pairs++
-    return tool
-  }
+  const tools = new LabelCap(options.toolLabelLimit, OTHER_TOOL)
   return {
     observeCall(backend, tool, outcome, seconds) {
-      duration.observe(seconds, backend, toolLabel(backend, tool), outcome)
+      duration.observe(seconds, backend, tools.label(tool, backend), outcome)
     },
     countMrtrRound() {
       rounds.inc()
