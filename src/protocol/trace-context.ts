@@ -72,10 +72,8 @@ export function readTraceContext(meta: JsonObject, headers: IncomingHttpHeaders)
 export function withTraceMeta(params: JsonObject, context: TraceContext): JsonObject {
   const meta: JsonObject = { ...(params._meta as JsonObject | undefined) }
   for (const key of KEYS) {
-    if (context[key] === undefined) {
-      if (meta[key] !== undefined) delete meta[key]
-    }
-    else meta[key] = context[key]
+    if (context[key] !== undefined) meta[key] = context[key]
+    else if (meta[key] !== undefined) delete meta[key]
   }
   return { ...params, _meta: meta }
 }

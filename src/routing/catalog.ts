@@ -89,8 +89,7 @@ export class Catalog {
   async get(backend: Backend, kind: ListKind, options: { allowStale?: boolean; signal?: AbortSignal } = {}): Promise<CachedList> {
     const found = this.#lookup(backend, kind, options.allowStale === true)
     if (found !== undefined) return found
-    const shared = listKey(backend.name, kind.id)
-    return this.#fetch(backend, kind, this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`)
+    return this.#fetch(backend, kind, this.#ownKey(listKey(backend.name, kind.id)))
   }
 
   // The cached copy get({ allowStale: true }) would answer with, without waiting: the call path's
@@ -99,13 +98,18 @@ export class Catalog {
     return this.#lookup(backend, kind, true)
   }
 
+  // Where this view keeps a list: the shared key for the gateway itself, else the caller's own.
+  #ownKey(shared: string): string {
+    return this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`
+  }
+
   // The public copy (any caller may use it), else the caller's own; `anyAge`: stale ones too.
   #lookup(backend: Backend, kind: ListKind, anyAge: boolean): CachedList | undefined {
     const shared = listKey(backend.name, kind.id)
     const publicList = this.#store.entries.get(shared)
     if (publicList !== undefined && (anyAge || this.#isFresh(publicList)) && (this.#principal === undefined || publicList.hints.cacheScope === 'public')) return publicList
     if (this.#principal === undefined) return undefined
-    const own = this.#store.entries.get(`${shared}\u0000${this.#principal.cacheKey}`)
+    const own = this.#store.entries.get(this.#ownKey(shared))
     return own !== undefined && (anyAge || this.#isFresh(own)) ? own : undefined
   }
 
@@ -117,8 +121,7 @@ export class Catalog {
       noteMiss(list, name)
       return undefined
     }
-    const shared = listKey(backend.name, kind.id)
-    const fresh = await this.#fetch(backend, kind, this.#principal === undefined ? shared : `${shared}\u0000${this.#principal.cacheKey}`)
+    const fresh = await this.#fetch(backend, kind, this.#ownKey(listKey(backend.name, kind.id)))
     if (!findItem(fresh, 'name', name)) noteMiss(fresh, name)
     return fresh
   }
