@@ -1,7 +1,7 @@
 // A Streamable HTTP backend: one undici Pool, JSON or SSE replies, cancel by closing the stream
 // (CANCEL-2), timeouts per backend (CANCEL-8), era probe and re-probe with backoff. A backend that
 // turns out to be 2025-11-25 (ERA-1, ERA-4) is spoken to through a legacy session (LEGACY-C1..C7).
-import { Pool, type Dispatcher } from 'undici'
+import { Pool } from 'undici'
 import type { Logger } from '../../observability/logger.ts'
 import type { HttpBackendConfig } from '../../config/types.ts'
 import { buildModernMeta, classifyDiscover, type ProbeOutcome } from '../../protocol/era.ts'
@@ -10,12 +10,13 @@ import type { ServerInfo } from '../../protocol/result.ts'
 import { BackendError, ERA, type Backend, type BackendStatus, type Era, type ListenSink, type UpstreamCall, type UpstreamReply } from '../backend.ts'
 import { BackendState } from '../shared/backend-state.ts'
 import { FailureProbe } from '../shared/failure-probe.ts'
-import type { ReplyBudget } from '../shared/reply-budget.ts'
+import type { ReplyBudget, ReplyMeter } from '../shared/reply-budget.ts'
 import { CallSignal } from '../shared/call-signal.ts'
 import { Reprober } from '../shared/reprober.ts'
 import { toBackendError } from './http-errors.ts'
 import { backendConnectOptions, type BackendConnectOptions } from './backend-tls.ts'
-import { isStreaming, readReply } from './http-reply.ts'
+import { isStreaming, readReply, type HttpReply } from './http-reply.ts'
+import { abortSourceOf, dispatchPost, type AbortSource } from './dispatch-post.ts'
 import { modernRequestHeaders } from './request-headers.ts'
 import { requestLegacy } from './legacy-call.ts'
 import { LegacyListens } from './legacy-listen.ts'
@@ -40,6 +41,9 @@ const DEFAULT_PROBE_TIMEOUT_MS = 5_000
 // Beyond `connections` (the calls the fair scheduler lets through at once): connections for the
 // gateway's own probes, list fetches and legacy session requests, so they never queue behind calls.
 const CONTROL_CONNECTIONS = 4
+
+// What a POST needs of a call.
+type PostedCall = Pick<UpstreamCall, 'method' | 'params' | 'headers' | 'principal'>
 
 function describeError(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
@@ -130,14 +134,15 @@ export class HttpBackend implements Backend {
   async #requestModern(call: UpstreamCall): Promise<UpstreamReply> {
     const id = `gw-${++this.#nextId}`
     const deadline = new CallSignal(call.signal, this.#config.timeoutMs)
-    let response: Dispatcher.ResponseData | undefined
+    const meter = this.#deps.replyBudget?.meter(this.name)
+    let response: HttpReply | undefined
     try {
-      response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
-      const meter = this.#deps.replyBudget?.meter(this.name)
+      response = await this.#post(this.#pool, call, { id, abort: deadline, meter })
       const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS, meter })
       this.#state.recordSuccess()
       return reply
     } catch (err) {
+      meter?.close() // a reply that failed while read: its bytes are no longer held
       throw this.#fail(err, call, deadline)
     } finally {
       // An SSE stream is still drained after its final message: its deadline stays until then.
@@ -146,12 +151,13 @@ export class HttpBackend implements Backend {
   }
 
   // AUTH-8: the Authorization a backend sees is the gateway's own for it, never the client's.
-  #post(pool: Pool, call: UpstreamCall, request: { id: string; signal: AbortSignal }): Promise<Dispatcher.ResponseData> {
+  #post(pool: Pool, call: PostedCall, request: { id: string; abort: AbortSource; meter?: ReplyMeter }): Promise<HttpReply> {
     const body = JSON.stringify({ jsonrpc: '2.0', id: request.id, method: call.method, params: call.params })
     const headers = modernRequestHeaders(this.#staticHeaders, call)
+    const { abort, meter } = request
     return sendAuthorized({
       backend: this.name, credentials: this.#deps.credentials, principal: call.principal,
-      send: (authorization) => pool.request({ path: this.#path, method: 'POST', headers: authorization ? { ...headers, authorization } : headers, body, signal: request.signal }),
+      send: (authorization) => dispatchPost(pool, { path: this.#path, headers: authorization ? { ...headers, authorization } : headers, body, abort, meter }),
     })
   }
 
@@ -163,7 +169,7 @@ export class HttpBackend implements Backend {
     const controller = new AbortController()
     const params = { notifications: filter, _meta: buildModernMeta(this.#deps.clientInfo) }
     const call = { method: 'subscriptions/listen', params, signal: controller.signal }
-    const open = () => this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, signal: call.signal })
+    const open = () => this.#post(this.#listenPool, call, { id: `gw-listen-${++this.#nextId}`, abort: abortSourceOf(call.signal) })
     followListen({ open, signal: call.signal, sink, maxEventChars: MAX_EVENT_CHARS }).catch((err: unknown) => {
       this.#deps.logger.error({ backend: this.name, err }, 'listen sink failed')
     })
@@ -221,11 +227,11 @@ export class HttpBackend implements Backend {
   // What the probe got back, never a throw: a reply, a status without one, silence or no connection.
   async #discover(): Promise<ProbeOutcome> {
     const deadline = new CallSignal(undefined, this.#deps.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS)
-    const call = { method: 'server/discover', params: { _meta: buildModernMeta(this.#deps.clientInfo) }, signal: deadline.signal }
+    const call = { method: 'server/discover', params: { _meta: buildModernMeta(this.#deps.clientInfo) } }
     const id = `gw-${++this.#nextId}`
-    let response: Dispatcher.ResponseData | undefined
+    let response: HttpReply | undefined
     try {
-      response = await this.#post(this.#pool, call, { id, signal: deadline.signal })
+      response = await this.#post(this.#pool, call, { id, abort: deadline })
       return { transport: 'http', httpStatus: response.statusCode, reply: await readReply(response, { id, maxEventChars: MAX_EVENT_CHARS }) }
     } catch (err) {
       const httpStatus = response?.statusCode

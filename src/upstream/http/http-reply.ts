@@ -26,6 +26,8 @@ export interface HttpReply {
   statusCode: number
   headers: Record<string, string | string[] | undefined>
   body: ReplyBody
+  // The whole body, when it was read already (dispatch-post.ts reads every reply but a stream).
+  text?: string
 }
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
@@ -125,8 +127,12 @@ function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<
 const LONE_OBJECT = /^\s*\{/
 
 // A lone reply object keeps its text (for splicing); NDJSON lines and batches do not.
-async function readJson(body: ReplyBody, options: ReplyOptions): Promise<UpstreamReply | undefined> {
-  const text = await readText(body, options.meter)
+function readJson(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply | undefined> | UpstreamReply | undefined {
+  if (response.text !== undefined) return jsonReply(response.text, options)
+  return readText(response.body, options.meter).then((text) => jsonReply(text, options))
+}
+
+function jsonReply(text: string, options: ReplyOptions): UpstreamReply | undefined {
   const messages = parseJsonBody(text)
   for (const message of messages) {
     const reply = route(message, options)
@@ -176,10 +182,11 @@ async function readTyped(response: HttpReply, options: ReplyOptions): Promise<Up
   let reply: UpstreamReply | undefined
   if (isEventStream(type)) reply = await readStream(response.body, options)
   else if (isJsonContent(type) || response.statusCode >= 400) {
-    reply = await readJson(response.body, options).catch((err: unknown) => {
+    try {
+      reply = await readJson(response, options)
+    } catch (err) {
       if (response.statusCode < 400) throw err
-      return undefined
-    })
+    }
   } else await discard(response.body)
   if (reply) return reply
   throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)

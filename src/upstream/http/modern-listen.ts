@@ -1,15 +1,14 @@
 // A 2026-07-28 backend's subscriptions/listen stream (SUB-*) followed to its end: notifications go
 // to the sink as they arrive; the sink hears onClose (or onUnsupported: a 2xx answer without a
 // stream) when it ends for any reason but the caller's own abort.
-import type { Dispatcher } from 'undici'
 import type { JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import type { ListenSink } from '../backend.ts'
-import { isStreaming } from './http-reply.ts'
+import { isStreaming, type HttpReply } from './http-reply.ts'
 import { readSse } from './reply-reader.ts'
 
 export interface ListenFollow {
   // POSTs the subscriptions/listen request.
-  open: () => Promise<Dispatcher.ResponseData>
+  open: () => Promise<HttpReply>
   // The caller's: aborted, the stream is let go without a word to the sink.
   signal: AbortSignal
   sink: ListenSink
@@ -37,7 +36,7 @@ export async function followListen(follow: ListenFollow): Promise<void> {
 async function readListen({ open, sink, maxEventChars }: ListenFollow): Promise<Ended> {
   const response = await open()
   if (!isStreaming(response)) {
-    await response.body.dump()
+    await response.body.dump?.()
     const reason = `listen answered HTTP ${response.statusCode} without a stream`
     // A 2xx answer is the backend's considered reply, not a failure: it has no listen stream.
     return { reason, unsupported: response.statusCode >= 200 && response.statusCode < 300 }
