@@ -74,7 +74,8 @@ export interface NameQuery {
   name: string
 }
 
-export async function resolveName(deps: ResolveDeps, query: NameQuery): Promise<Target> {
+// The target itself when the cached lists name it (the common case), else a promise of it.
+export function resolveName(deps: ResolveDeps, query: NameQuery): Target | Promise<Target> {
   return resolveCached(deps, query) ?? resolveFetching(deps, query)
 }
 

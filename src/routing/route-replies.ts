@@ -11,16 +11,24 @@ export type RouteReply =
   | { ok: true; result: JsonObject; json?: string; toolError?: boolean }
   | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>>; code?: ErrorCode }
 
-// `toolError`: the unstamped result said `isError: true`, read without building the stamped one.
-export function splicedReply(json: string, stamp: () => JsonObject, toolError: boolean): RouteReply {
-  let result: JsonObject | undefined
-  return {
-    ok: true,
-    json,
-    toolError,
-    get result(): JsonObject {
-      return (result ??= stamp())
-    },
+// A spliced result: `json` is what the client gets; the stamped object is built only when asked
+// for (a class, so the getter is the prototype's, not a new accessor per reply). `toolError`: the
+// unstamped result said `isError: true`, read without building the stamped one.
+export class SplicedReply {
+  readonly ok = true
+  readonly json: string
+  readonly toolError: boolean
+  readonly #stamp: () => JsonObject
+  #result: JsonObject | undefined
+
+  constructor(json: string, stamp: () => JsonObject, toolError: boolean) {
+    this.json = json
+    this.#stamp = stamp
+    this.toolError = toolError
+  }
+
+  get result(): JsonObject {
+    return (this.#result ??= this.#stamp())
   }
 }
 

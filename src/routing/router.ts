@@ -3,7 +3,7 @@
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
-import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, splicedReply, type RouteReply } from './route-replies.ts'
+import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, SplicedReply, type RouteReply } from './route-replies.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import { ResultSplicer } from '../protocol/result-splice.ts'
@@ -14,7 +14,7 @@ import type { BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
 import { buildCapabilities, buildDiscoverResult } from './discover.ts'
 import { LIST_KINDS } from './list-kinds.ts'
-import { resolveName, resolveUri } from './resolve.ts'
+import { resolveName, resolveUri, type Target } from './resolve.ts'
 import type { Sealer } from './seal.ts'
 import type { UpstreamParamsBuilder } from './upstream-params.ts'
 import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openRequestState, sealBridgeState, sealResult, type StateBinding } from './mrtr.ts'
@@ -145,8 +145,9 @@ export class Router {
       const mergedKey = view.visible ? deps.principal.cacheKey : ''
       return this.#complete(valid, await listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params))
     }
-    const forward = await this.#target(valid, ctx, deps)
-    return this.#forward(valid, forward, ctx)
+    // The common call resolves from the cached lists without waiting (resolve.ts).
+    const forward = this.#target(valid, ctx, deps)
+    return forward instanceof Promise ? forward.then((settled) => this.#forward(valid, settled, ctx)) : this.#forward(valid, forward, ctx)
   }
 
   // The caller's view of the catalog (CACHE-12) and who sealed state is bound to (MRTR-9).
@@ -166,7 +167,7 @@ export class Router {
     if (refusal) throw refusal
   }
 
-  async #target(valid: ValidRequest, ctx: CallContext, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
+  #target(valid: ValidRequest, ctx: CallContext, deps: RouterDeps & { principal: Principal }): Forward | Promise<Forward> {
     const p = valid.params
     switch (valid.request.method) {
       case 'tools/call':
@@ -176,16 +177,19 @@ export class Router {
         // Set first: the access line names what was asked even when no owner is found.
         ctx.tool = name
         this.#allow(deps.principal, isTool ? 'tools' : 'prompts', name)
-        const target = await resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
-        if (isTool) ctx.upstreamTool = target.name
-        const headers = isTool ? this.#toolHeaders.forCall(valid, target.item) : undefined
-        return this.#withState(valid, { entry: target.entry, params: { name: target.name }, headers, principal: deps.principal }, name)
+        const target = resolveName(deps, { kind: isTool ? 'tools' : 'prompts', name })
+        const named = (found: Target): Forward | Promise<Forward> => {
+          if (isTool) ctx.upstreamTool = found.name
+          const headers = isTool ? this.#toolHeaders.forCall(valid, found.item) : undefined
+          return this.#withState(valid, { entry: found.entry, params: { name: found.name }, headers, principal: deps.principal }, name)
+        }
+        return target instanceof Promise ? target.then(named) : named(target)
       }
       case 'resources/read': {
         const uri = requireString(p.uri, 'uri')
         ctx.tool = uri
         this.#allow(deps.principal, 'resources', uri)
-        return this.#withState(valid, { entry: await resolveUri(deps, uri), params: {}, principal: deps.principal }, uri)
+        return resolveUri(deps, uri).then((entry) => this.#withState(valid, { entry, params: {}, principal: deps.principal }, uri))
       }
       case 'completion/complete':
         return this.#completionTarget(p, deps)
@@ -196,18 +200,20 @@ export class Router {
 
   // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request and caller, and is
   // used once.
-  async #withState(valid: ValidRequest, forward: Forward, name: string): Promise<Forward> {
+  // Waits only for a retry's state to be claimed.
+  #withState(valid: ValidRequest, forward: Forward, name: string): Forward | Promise<Forward> {
     const principal = forward.principal?.binding ?? ANONYMOUS
     const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal }
     const overrides: JsonObject = { ...forward.params }
-    if (valid.params.requestState !== undefined) {
-      const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
-      // A bridge handle is single use by the bridge itself (its round, on the holding replica).
-      if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
-      await claimState(this.#deps.replays, opened.use, () => this.#deps.countRefusal?.(LIMIT.stateReplay, binding.backend))
+    const built = (): Forward => ({ ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding })
+    if (valid.params.requestState === undefined) return built()
+    const opened = openRequestState(this.#deps.sealer, binding, valid.params.requestState)
+    // A bridge handle is single use by the bridge itself (its round, on the holding replica).
+    if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
+    return claimState(this.#deps.replays, opened.use, () => this.#deps.countRefusal?.(LIMIT.stateReplay, binding.backend)).then(() => {
       overrides.requestState = opened.state
-    }
-    return { ...forward, params: this.#deps.params.forCall(forward.entry.backend, valid.params, overrides), binding }
+      return built()
+    })
   }
 
   async #completionTarget(p: JsonObject, deps: RouterDeps & { principal: Principal }): Promise<Forward> {
@@ -288,6 +294,6 @@ export class Router {
     }
     const toolError = result.isError === true
     const json = text === undefined ? undefined : this.#splicer.splice(text, result, cacheable)
-    return json === undefined ? { ok: true, result: stamp(), toolError } : splicedReply(json, stamp, toolError)
+    return json === undefined ? { ok: true, result: stamp(), toolError } : new SplicedReply(json, stamp, toolError)
   }
 }

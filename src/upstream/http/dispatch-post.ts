@@ -6,8 +6,8 @@
 // full. The call's deadline (CallSignal) aborts it: the promise fails, or the body once streaming.
 import { Readable } from 'node:stream'
 import type { Dispatcher } from 'undici'
-import type { HttpReply } from './http-reply.ts'
-import { isEventStream, isJsonContent } from './reply-reader.ts'
+import { keepsBody, type HttpReply } from './http-reply.ts'
+import { isEventStream } from './reply-reader.ts'
 
 // What aborts a request: a call's CallSignal, or a plain AbortSignal (abortSourceOf).
 export interface AbortSource {
@@ -95,7 +95,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
     if (isEventStream(contentType)) {
       this.#stream = new StreamBody(controller)
       this.#settle({ statusCode, headers, body: this.#stream })
-    } else if (statusCode >= 400 || isJsonContent(contentType)) this.#chunks = []
+    } else if (keepsBody({ statusCode, headers })) this.#chunks = []
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {

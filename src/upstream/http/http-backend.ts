@@ -111,7 +111,7 @@ export class HttpBackend implements Backend {
     return this.#state.capabilities
   }
 
-  async request(call: UpstreamCall): Promise<UpstreamReply> {
+  request(call: UpstreamCall): Promise<UpstreamReply> {
     if (this.#state.era === ERA.legacy && this.#legacy) return this.#requestLegacy(this.#legacy.session, call)
     return this.#requestModern(call)
   }

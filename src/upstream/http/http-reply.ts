@@ -127,11 +127,6 @@ function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<
 const LONE_OBJECT = /^\s*\{/
 
 // A lone reply object keeps its text (for splicing); NDJSON lines and batches do not.
-function readJson(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply | undefined> | UpstreamReply | undefined {
-  if (response.text !== undefined) return jsonReply(response.text, options)
-  return readText(response.body, options.meter).then((text) => jsonReply(text, options))
-}
-
 function jsonReply(text: string, options: ReplyOptions): UpstreamReply | undefined {
   const messages = parseJsonBody(text)
   for (const message of messages) {
@@ -168,26 +163,46 @@ async function discard(body: ReplyBody): Promise<void> {
   }
 }
 
-export async function readReply(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
-  if (options.meter === undefined) return readTyped(response, options)
-  try {
-    return await readTyped(response, options)
-  } finally {
-    options.meter?.close()
+// A reply read whole already (dispatch-post.ts) is settled at once, without reading.
+export function readReply(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
+  if (response.text !== undefined) {
+    try {
+      return Promise.resolve(replyFromText(response, response.text, options))
+    } catch (err) {
+      return Promise.reject(err as Error)
+    } finally {
+      options.meter?.close()
+    }
   }
+  if (options.meter === undefined) return readTyped(response, options)
+  return readTyped(response, options).finally(() => options.meter?.close())
 }
 
 async function readTyped(response: HttpReply, options: ReplyOptions): Promise<UpstreamReply> {
-  const type = headerValue(response.headers['content-type'])
+  if (isEventStream(headerValue(response.headers['content-type']))) {
+    const reply = await readStream(response.body, options)
+    if (reply) return reply
+    throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
+  }
+  if (!keepsBody(response)) await discard(response.body)
+  return replyFromText(response, keepsBody(response) ? await readText(response.body, options.meter) : '', options)
+}
+
+// A JSON body, or any body of an error status (it may still hold a JSON-RPC error), is read.
+export function keepsBody(response: Pick<HttpReply, 'statusCode' | 'headers'>): boolean {
+  return response.statusCode >= 400 || isJsonContent(headerValue(response.headers['content-type']))
+}
+
+// The final reply in a body that is not a stream; an error status's unreadable body is no reply.
+function replyFromText(response: HttpReply, text: string, options: ReplyOptions): UpstreamReply {
   let reply: UpstreamReply | undefined
-  if (isEventStream(type)) reply = await readStream(response.body, options)
-  else if (isJsonContent(type) || response.statusCode >= 400) {
+  if (keepsBody(response)) {
     try {
-      reply = await readJson(response, options)
+      reply = jsonReply(text, options)
     } catch (err) {
       if (response.statusCode < 400) throw err
     }
-  } else await discard(response.body)
+  }
   if (reply) return reply
   throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
 }

@@ -7,7 +7,10 @@ import { GatewayError } from '../../../src/errors.ts'
 import type { JsonObject } from '../../../src/protocol/jsonrpc.ts'
 import { BackendSet, type BackendEntry } from '../../../src/routing/backend-set.ts'
 import { Catalog } from '../../../src/routing/catalog.ts'
-import { resolveName, resolveUri, type ResolveDeps, type Target } from '../../../src/routing/resolve.ts'
+import { resolveName as resolveNow, resolveUri, type NameQuery, type ResolveDeps, type Target } from '../../../src/routing/resolve.ts'
+
+// resolveName answers a cached name at once and the rest with a promise: one shape here.
+const resolveName = async (deps: ResolveDeps, query: NameQuery): Promise<Target> => resolveNow(deps, query)
 import { UpstreamParamsBuilder } from '../../../src/routing/upstream-params.ts'
 import { BackendError, type UpstreamReply } from '../../../src/upstream/backend.ts'
 import { createFakeBackend, entryOf, type FakeBackend, type FakeBackendOptions } from '../../helpers/fake-backend.ts'
