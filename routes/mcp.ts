@@ -5,7 +5,6 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHan
 import { GatewayError } from '../src/errors.ts'
 import { handleMcpPost, type McpHandlerDeps } from '../src/front/mcp-handler.ts'
 import type { LegacyFront } from '../src/front/legacy/create-legacy-front.ts'
-import type { Logger } from '../src/observability/logger.ts'
 import { clientAddress } from '../src/auth/rate-limit.ts'
 
 export interface McpRouteOptions {
@@ -33,8 +32,6 @@ function takeOver(request: FastifyRequest, reply: FastifyReply): void {
   reply.hijack()
 }
 
-// The handler answers every request itself (a bug becomes -32603); this only catches what would
-// escape it. Created once: the promise is not handed to Fastify, which would add a then() per call.
 // The same refusal as an onRequest hook: decided before Fastify looks at a body's media type.
 const refuseMethod: onRequestHookHandler = (_request, _reply, done) => done(new GatewayError('MCP_GATEWAY_HTTP_METHOD_NOT_ALLOWED'))
 
@@ -43,14 +40,15 @@ function addressOf(request: FastifyRequest, trustProxy: boolean): string {
   return trustProxy ? clientAddress(request.socket.remoteAddress, request.headers['x-forwarded-for'], true) : (request.socket.remoteAddress ?? 'unknown')
 }
 
-function createPost(deps: McpHandlerDeps, log: Logger, trustProxy: boolean): Handler {
-  const onEscaped = (err: unknown): void => log.error({ err }, 'unhandled error after the MCP handler')
+// The handler answers every request itself (a bug becomes -32603) and never rejects (it logs what
+// would escape): its promise is not handed to Fastify, which would add a then() per call.
+function createPost(deps: McpHandlerDeps, trustProxy: boolean): Handler {
   return (request, reply) => {
     takeOver(request, reply)
-    handleMcpPost(deps, {
+    void handleMcpPost(deps, {
       headers: request.headers, body: request.body, res: reply.raw, log: request.log, reqId: request.id, url: request.url, remoteAddress: addressOf(request, trustProxy),
       principal: request.principal,
-    }).catch(onEscaped)
+    })
   }
 }
 
@@ -68,7 +66,7 @@ function createSessionHandler(legacy: McpRouteOptions['legacy'], trustProxy: boo
 const mcpRoutes: FastifyPluginAsync<McpRouteOptions> = async (app, { endpoint, deps, legacy, trustProxy }) => {
   const session = createSessionHandler(legacy, trustProxy)
   const handlers: Record<'POST' | 'GET' | 'DELETE', Handler> = {
-    POST: createPost(deps, app.log, trustProxy),
+    POST: createPost(deps, trustProxy),
     GET: session,
     DELETE: session,
   }

@@ -52,23 +52,33 @@ export interface McpPost {
 
 export type { Access } from './access.ts'
 
+// Never rejects: what would escape (a bug in the accounting itself) is logged here.
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
-  const started = process.hrtime.bigint()
-  const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
-  // Bodies may hold secrets (tool arguments): only ever at debug.
-  post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
-  // One access line per request: the answer's, or the shutdown cut's when that came first.
-  let accounted = false
-  const account = (access: Access): void => {
-    if (accounted) return
-    accounted = true
-    const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
-    recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, Number(process.hrtime.bigint() - started) / 1e9)
+  try {
+    const started = process.hrtime.bigint()
+    const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
+    // Bodies may hold secrets (tool arguments): only ever at debug.
+    post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
+    // One access line per request: the answer's, or the shutdown cut's when that came first.
+    let accounted = false
+    const account = (access: Access): void => {
+      if (accounted) return
+      accounted = true
+      const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
+      recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, Number(process.hrtime.bigint() - started) / 1e9)
+    }
+    const done = deps.inFlight?.add(cutter(post, stream, account))
+    let access: Access
+    try {
+      access = await answer(deps, post, stream)
+    } catch (err) {
+      access = failInternally(post, stream, err)
+    }
+    done?.()
+    account(access)
+  } catch (err) {
+    post.log.error({ reqId: post.reqId, err }, 'unhandled error after the MCP handler')
   }
-  const done = deps.inFlight?.add(cutter(post, stream, account))
-  const access = await answer(deps, post, stream).catch((err: unknown) => failInternally(post, stream, err))
-  done?.()
-  account(access)
 }
 
 // The request's JSON-RPC id when its body has a readable one.
@@ -93,7 +103,8 @@ function cutter(post: McpPost, stream: ReplyStream, account: (access: Access) =>
   }
 }
 
-async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Promise<Access> {
+// Answers at once what needs no backend; the rest is a promise.
+function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream): Access | Promise<Access> {
   const classified = classifyMessage(post.body)
   // LEGACY-1: initialize without modern _meta, or an Mcp-Session-Id, is the legacy era's.
   if (deps.legacy && isLegacyPost(post.headers, classified)) return deps.legacy(post, stream, classified, post.principal)
@@ -111,12 +122,15 @@ async function answer(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream):
   }
   const valid = validateModernRequest(post.headers, request)
   if (valid instanceof GatewayError) return reject(stream, request.id, valid, request.method)
-  if (request.method === 'subscriptions/listen' && deps.listen) {
-    const outcome = await deps.listen(valid, stream, post.res, callerKey(post.principal, post.remoteAddress))
-    if (outcome instanceof GatewayError) return reject(stream, request.id, outcome, request.method)
-    return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
-  }
+  if (request.method === 'subscriptions/listen' && deps.listen) return listen(deps.listen, post, stream, valid)
   return dispatch(deps, post, stream, { valid, principal: post.principal })
+}
+
+async function listen(serve: NonNullable<McpHandlerDeps['listen']>, post: McpPost, stream: ReplyStream, valid: ValidRequest): Promise<Access> {
+  const { request } = valid
+  const outcome = await serve(valid, stream, post.res, callerKey(post.principal, post.remoteAddress))
+  if (outcome instanceof GatewayError) return reject(stream, request.id, outcome, request.method)
+  return { rpcMethod: request.method, rpcId: request.id, outcome, status: 200 }
 }
 
 // A bug must not leave the client hanging: it gets -32603 (or its stream ends), and the error is

@@ -34,3 +34,13 @@ export interface Forward {
   // On whose behalf (sealed-state binding, the backend's credential).
   principal?: Principal
 }
+
+// The backend's side of one call, before its signal and notification sink are added.
+export interface Upstream {
+  method: string
+  params: JsonObject
+  headers?: Record<string, string>
+  principal?: Principal
+  // Who the call is counted against in the fair scheduler (callerKey).
+  client: string
+}

@@ -4,6 +4,7 @@ import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { MODERN_VERSIONS } from '../protocol/version.ts'
 import type { BackendSet } from './backend-set.ts'
+import { GatewayError } from '../errors.ts'
 
 export const DISCOVER_TTL_MS = 30_000
 
@@ -51,5 +52,23 @@ export function buildDiscoverResult(backends: BackendSet, options: DiscoverOptio
     capabilities: buildCapabilities(backends, options),
     ttlMs: DISCOVER_TTL_MS,
     cacheScope: 'public',
+  }
+}
+
+// Methods that exist only while some backend offers their capability (tools are always declared).
+// completion/complete is not here: it exists wherever a backend owns its ref (completion-target.ts).
+const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
+  ['prompts/list', 'prompts'],
+  ['prompts/get', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resources'],
+  ['resources/read', 'resources'],
+])
+
+// ERR-8: a method whose capability the gateway does not declare is not found (404).
+export function requireCapability(backends: BackendSet, method: string, options: DiscoverOptions): void {
+  const capability = REQUIRED_CAPABILITY.get(method)
+  if (capability !== undefined && !isJsonObject(buildCapabilities(backends, options)[capability])) {
+    throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${method}: no backend offers ${capability}`)
   }
 }

@@ -8,11 +8,11 @@ import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
-import { BackendError } from '../upstream/backend.ts'
+import { BackendError, type UpstreamReply } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
 import type { BackendSet } from './backend-set.ts'
 import type { Catalog } from './catalog.ts'
-import { buildCapabilities, buildDiscoverResult } from './discover.ts'
+import { buildDiscoverResult, requireCapability } from './discover.ts'
 import { LIST_KINDS } from './list-kinds.ts'
 import { resolveName, resolveUri, type Target } from './resolve.ts'
 import type { Sealer } from './seal.ts'
@@ -29,7 +29,7 @@ import type { ReplayStore } from './replay-store.ts'
 import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.ts'
 import { requireString, resolveCompletion } from './completion-target.ts'
 import { observeRouted, type CallObservers } from './call-outcome.ts'
-import type { CallContext, Forward } from './call-context.ts'
+import type { CallContext, Forward, Upstream } from './call-context.ts'
 
 export interface RouterDeps extends CallObservers {
   backends: BackendSet
@@ -55,16 +55,6 @@ export interface RouterDeps extends CallObservers {
 }
 
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
-
-// Methods that exist only while some backend offers their capability (tools are always declared).
-const REQUIRED_CAPABILITY: ReadonlyMap<string, string> = new Map([
-  ['prompts/list', 'prompts'],
-  ['prompts/get', 'prompts'],
-  ['resources/list', 'resources'],
-  ['resources/templates/list', 'resources'],
-  ['resources/read', 'resources'],
-  // completion/complete is not here: it exists wherever a backend owns its ref (completion-target.ts).
-])
 
 export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
 
@@ -129,13 +119,10 @@ export class Router {
     throw err
   }
 
-  async #dispatch(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
+  // Throws or answers at once for what the gateway decides itself; waits for the rest.
+  #dispatch(valid: ValidRequest, ctx: CallContext): RouteReply | Promise<RouteReply> {
     const { method } = valid.request
-    // ERR-8: a method whose capability the gateway does not declare is not found (404).
-    const capability = REQUIRED_CAPABILITY.get(method)
-    if (capability !== undefined && !isJsonObject(buildCapabilities(this.#deps.backends, { listen: this.#deps.listen })[capability])) {
-      throw new GatewayError('MCP_GATEWAY_METHOD_NOT_FOUND', `${method}: no backend offers ${capability}`)
-    }
+    requireCapability(this.#deps.backends, method, { listen: this.#deps.listen })
     if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
     const deps = this.#depsFor(ctx.principal ?? NOBODY)
@@ -143,7 +130,7 @@ export class Router {
       const view = { binding: deps.principal.binding, visible: this.#deps.access?.visibility(deps.principal, policyKindOf(kind)) }
       // The merged list is the same for every caller unless the policy filters it for this one.
       const mergedKey = view.visible ? deps.principal.cacheKey : ''
-      return this.#complete(valid, await listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params))
+      return listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params).then((list) => this.#complete(valid, list))
     }
     // The common call resolves from the cached lists without waiting (resolve.ts).
     const forward = this.#target(valid, ctx, deps)
@@ -222,14 +209,36 @@ export class Router {
   }
 
   async #forward(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<RouteReply> {
-    ctx.backend = forward.entry.backend.name
-    const round = await this.#call(valid, forward, ctx)
-    if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
-    const reply = round.reply
+    const backend = forward.entry.backend
+    ctx.backend = backend.name
+    // TRACE-2: the trace context in the backend's _meta and headers (a client span when tracing is on).
+    const traced = ctx.trace?.upstream(forward.entry, valid.request.method, forward.params)
+    const upstream: Upstream = {
+      method: valid.request.method, params: traced ? traced.params(forward.params) : forward.params, headers: traced ? traced.headers(forward.headers) : forward.headers,
+      principal: forward.principal, client: callerKey(forward.principal, ctx.client),
+    }
+    let reply: UpstreamReply
+    // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
+    if (valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')) {
+      const pending = this.#bridged(valid, forward, ctx, upstream)
+      const round = await (traced ? traced.watch(pending) : pending)
+      if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
+      reply = round.reply
+    } else {
+      // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
+      const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
+      const pending = this.schedulers.run(backend.name, { client: upstream.client, signal: ctx.signal }, send)
+      reply = await (traced ? traced.watch(pending) : pending)
+    }
+    return this.#answer(valid, forward, reply)
+  }
+
+  // The backend's reply as the client's: its error passed on (ERR-5), its result stamped, an
+  // input_required result checked and sealed (MRTR-1).
+  #answer(valid: ValidRequest, forward: Forward, reply: UpstreamReply): RouteReply {
     if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
     const result = reply.result
     if (result.resultType !== RESULT_TYPE.inputRequired) return this.#complete(valid, result, reply.text)
-    // MRTR-1: only three methods may answer input_required.
     if (!valid.spec.mrtr || !forward.binding) {
       throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
     }
@@ -238,25 +247,11 @@ export class Router {
     return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result))
   }
 
-  // LEGACY-C5 bridging: MRTR-capable calls run with their own signal, so a legacy backend may ask for
-  // input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5).
-  #call(valid: ValidRequest, forward: Forward, ctx: CallContext): Promise<Round> {
+  // LEGACY-C5 bridging: MRTR-capable calls to a legacy backend run with their own signal, so it may
+  // ask for input mid-call; a retry carrying a bridge handle resumes the held call (MRTR-5). The
+  // resumed round is this request's upstream call (its client span ends with it).
+  #bridged(valid: ValidRequest, forward: Forward, ctx: CallContext, upstream: Upstream): Promise<Round> {
     const backend = forward.entry.backend
-    // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
-    const client = callerKey(forward.principal, ctx.client)
-    // TRACE-2: the trace context in the backend's _meta and headers (a client span when tracing is on).
-    const traced = ctx.trace?.upstream(forward.entry, valid.request.method, forward.params)
-    const upstream = {
-      method: valid.request.method, params: traced ? traced.params(forward.params) : forward.params, headers: traced ? traced.headers(forward.headers) : forward.headers,
-      principal: forward.principal, client,
-    }
-    // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.
-    const bridgeable = valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')
-    if (!bridgeable) {
-      const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
-      const round: Promise<Round> = this.schedulers.run(backend.name, { client, signal: ctx.signal }, send).then((reply) => ({ kind: 'reply', reply }))
-      return traced ? traced.watch(round) : round
-    }
     const capabilities = valid.meta[META.clientCapabilities]
     const attachment = {
       signal: ctx.signal, onNotification: ctx.onNotification, progressToken: getProgressToken(valid.meta),
@@ -265,15 +260,12 @@ export class Router {
     const resume = forward.resume
     if (resume !== undefined) {
       const elsewhere = this.#relay !== undefined && resume.holder !== undefined && resume.holder !== this.#relay.holder
-      const resumed = elsewhere ? this.#relay!.resume(resume, attachment, valid.params.inputResponses) : this.#bridge.resume(resume, attachment, valid.params.inputResponses)
-      // The resumed round is this request's upstream call: its client span ends with it.
-      return traced ? traced.watch(resumed) : resumed
+      return elsewhere ? this.#relay!.resume(resume, attachment, valid.params.inputResponses) : this.#bridge.resume(resume, attachment, valid.params.inputResponses)
     }
     const log = { backend: backend.name, rpcMethod: valid.request.method, tool: ctx.tool }
     // A held call keeps its slot while it waits for the client's input: it is a backend request.
-    const run = (hooks: BridgeHooks) => this.schedulers.run(backend.name, { client, signal: hooks.signal }, () => backend.request({ ...upstream, ...hooks }))
-    const round = this.#bridge.open(run, attachment, log)
-    return traced ? traced.watch(round) : round
+    const run = (hooks: BridgeHooks) => this.schedulers.run(backend.name, { client: upstream.client, signal: hooks.signal }, () => backend.request({ ...upstream, ...hooks }))
+    return this.#bridge.open(run, attachment, log)
   }
 
   // MRTR-2/3: the backend's request(s) as input requests; the sealed state names the held call and
