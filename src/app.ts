@@ -188,7 +188,10 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
   // HTTP-17: only JSON bodies (text/plain, a browser's preflight-free type, is 415, never parsed), read
   // as one string and parsed once.
   app.removeAllContentTypeParsers()
-  app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, parseJsonBody)
+  app.addContentTypeParser(JSON_BODY, { parseAs: 'string' }, (request, body: string, done) => {
+    bodyDeadlines.settled(request.raw)
+    parseJsonBody(request, body, done)
+  })
   await app.register(errorHandlerPlugin, { endpoint: MCP_ENDPOINT })
   await app.register(metricsPlugin, { config, version: pkg.version })
   await app.register(lifecyclePlugin)

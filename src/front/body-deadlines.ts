@@ -40,6 +40,13 @@ export class BodyDeadlines {
     this.#arriving.set(req, Date.now())
   }
 
+  // The body was read whole: forgotten now, not at the next tick (kept until then, every request
+  // of the last second would outlive the young generation and be promoted).
+  readonly settled = (req: IncomingMessage): void => {
+    if (this.#arriving.delete(req)) return
+    this.#reading.delete(req)
+  }
+
   close(): void {
     clearInterval(this.#timer)
     this.#arriving.clear()
