@@ -17,6 +17,7 @@ import { isDeliverable } from './notifications.ts'
 import { ReplyStream, type StreamQueueLimit } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 import type { Tracing } from '../observability/tracing.ts'
+import { CallCancel } from '../upstream/shared/cancel-signal.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -152,15 +153,15 @@ function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayErro
 async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
   const { valid, principal } = call
   const request: JsonRpcRequest = valid.request
-  const controller = new AbortController()
+  const cancel = new CallCancel()
   const onClose = (): void => {
-    if (!post.res.writableEnded) controller.abort() // CANCEL-1, CANCEL-11 (h2 too: front/http2-response.ts)
+    if (!post.res.writableEnded) cancel.abort() // CANCEL-1, CANCEL-11 (h2 too: front/http2-response.ts)
   }
   post.res.on('close', onClose)
   const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   const ctx: CallContext = {
     principal,
-    signal: controller.signal,
+    signal: cancel,
     client: post.remoteAddress,
     trace: deps.tracing?.begin(valid, post.headers),
     onNotification: (n: JsonRpcNotification) => {
@@ -171,7 +172,7 @@ async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream
   ctx.trace?.finish(reply)
   post.res.off('close', onClose)
   const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, ...targetFields(request.method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
-  if (controller.signal.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
+  if (cancel.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
   return write(stream, request.id, reply, access)
 }
 

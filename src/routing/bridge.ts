@@ -15,12 +15,13 @@ import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { ServerAnswer, ServerRequest, UpstreamReply } from '../upstream/backend.ts'
 import { findUndeclaredCapability, type BridgeHandle } from './mrtr.ts'
 import type { BridgeRelay } from './bridge-relay.ts'
+import type { CancelSignal } from '../upstream/shared/cancel-signal.ts'
 
 export const DEFAULT_BRIDGE_HOLD_MS = 60_000
 
 // The client request currently driving a held call (the first one, then each retry).
 export interface Attachment {
-  signal: AbortSignal
+  signal: CancelSignal
   onNotification: (notification: JsonRpcNotification) => void
   clientCapabilities: JsonObject
   // This request's own progressToken: progress of the held call is re-tagged with it (PROG-7).

@@ -5,9 +5,10 @@ import type { Principal } from '../auth/principal.ts'
 import type { RequestTrace } from '../observability/tracing.ts'
 import type { BackendEntry } from './backend-set.ts'
 import type { BridgeHandle, StateBinding } from './mrtr.ts'
+import type { CancelSignal } from '../upstream/shared/cancel-signal.ts'
 
 export interface CallContext {
-  signal: AbortSignal
+  signal: CancelSignal
   onNotification: (notification: JsonRpcNotification) => void
   // Who is calling (authentication); absent: anonymous.
   principal?: Principal

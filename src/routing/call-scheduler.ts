@@ -7,6 +7,7 @@
 import type { Principal } from '../auth/principal.ts'
 import type { BackendConfig } from '../config/types.ts'
 import { BackendError } from '../upstream/backend.ts'
+import type { CancelSignal } from '../upstream/shared/cancel-signal.ts'
 
 export interface CallSchedulerOptions {
   backend: string
@@ -18,7 +19,7 @@ export interface CallSchedulerOptions {
 
 interface Waiter {
   client: string
-  signal: AbortSignal
+  signal: CancelSignal
   start: () => void
   fail: (err: BackendError) => void
   onAbort: () => void
@@ -73,7 +74,7 @@ export class CallScheduler {
   }
 
   // Runs `call` once a slot is free for `client`; the slot is held until it settles.
-  run<T>(client: string, signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+  run<T>(client: string, signal: CancelSignal, call: () => Promise<T>): Promise<T> {
     // A free slot (the common case) is taken at once, without a turn of waiting.
     const calls = this.#calls(client)
     if (calls.waiting.length === 0 && this.#active < this.#options.slots && calls.active < this.#options.perClient) {
@@ -92,7 +93,7 @@ export class CallScheduler {
     }
   }
 
-  #queue(calls: ClientCalls, client: string, signal: AbortSignal): Promise<void> {
+  #queue(calls: ClientCalls, client: string, signal: CancelSignal): Promise<void> {
     if (signal.aborted) {
       this.#forget(client)
       return Promise.reject(this.#error('aborted', 'the client cancelled the call before it was sent'))
@@ -104,7 +105,7 @@ export class CallScheduler {
     return new Promise((resolve, reject) => this.#enqueue(calls, client, signal, resolve, reject))
   }
 
-  #enqueue(calls: ClientCalls, client: string, signal: AbortSignal, start: () => void, fail: (err: BackendError) => void): void {
+  #enqueue(calls: ClientCalls, client: string, signal: CancelSignal, start: () => void, fail: (err: BackendError) => void): void {
     const waiter: Waiter = {
       client, signal, start, fail, deadline: Date.now() + this.#options.queueTimeoutMs, done: false,
       onAbort: () => this.#drop(waiter, this.#error('aborted', 'the client cancelled the call while it waited')),
@@ -257,7 +258,7 @@ export class BackendSchedulers {
     return new CallScheduler({ backend: config.name, slots, perClient: callsPerClient, maxQueued: queuedCalls, queueTimeoutMs })
   }
 
-  run<T>(backend: string, call: { client: string; signal: AbortSignal }, send: () => Promise<T>): Promise<T> {
+  run<T>(backend: string, call: { client: string; signal: CancelSignal }, send: () => Promise<T>): Promise<T> {
     const scheduler = this.#byBackend.get(backend)?.scheduler
     return scheduler === undefined ? send() : scheduler.run(call.client, call.signal, send)
   }

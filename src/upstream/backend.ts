@@ -2,6 +2,7 @@
 // whatever its transport (HTTP, stdio) or era (2026-07-28 modern, 2025-11-25 legacy).
 import type { Principal } from '../auth/principal.ts'
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
+import type { CancelSignal } from './shared/cancel-signal.ts'
 
 export const ERA = { modern: 'modern', legacy: 'legacy', unknown: 'unknown' } as const
 export type Era = (typeof ERA)[keyof typeof ERA]
@@ -12,7 +13,7 @@ export interface UpstreamCall {
   // (protocolVersion, clientCapabilities, clientInfo, progressToken, logLevel, trace context).
   params: JsonObject
   // Aborted when the client goes away or the call times out (CANCEL-1/2/3).
-  signal: AbortSignal
+  signal: CancelSignal
   // Request-scoped notifications (progress, log), with the client's progressToken restored.
   onNotification?: (notification: JsonRpcNotification) => void
   // Who asked (CallContext.client: the principal, or the client address until authentication is

@@ -8,6 +8,7 @@ import type { JsonObject, JsonRpcId } from '../../protocol/jsonrpc.ts'
 import { readClientResponse, toServerRequests, type ServerRequest } from '../../protocol/legacy/server-requests.ts'
 import type { HandOff } from '../../shared-state/hand-off.ts'
 import type { LegacyStream } from './legacy-stream.ts'
+import type { CancelSignal } from '../../upstream/shared/cancel-signal.ts'
 
 // Hand-off keys: one namespace per session, the id's JSON type kept (1 ≠ "1").
 export function answerKey(sessionId: string, id: JsonRpcId): string {
@@ -31,7 +32,7 @@ export interface AskOptions {
   timeoutMs: number
   sessionId: string
   stream: LegacyStream
-  signal: AbortSignal
+  signal: CancelSignal
   // Makes this call's gateway ids (unique in the session).
   nextId: () => string
 }

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 import type { Dispatcher } from 'undici'
 import { keepsBody, type HttpReply } from './http-reply.ts'
 import { isEventStream } from './reply-reader.ts'
+import type { CancelSignal } from '../shared/cancel-signal.ts'
 
 // What aborts a request: a call's CallSignal, or a plain AbortSignal (abortSourceOf).
 export interface AbortSource {
@@ -25,7 +26,7 @@ export interface DispatchedPost {
   meter?: { hold(bytes: number): void }
 }
 
-export function abortSourceOf(signal: AbortSignal): AbortSource {
+export function abortSourceOf(signal: CancelSignal): AbortSource {
   return {
     onAbort(listener) {
       if (signal.aborted) listener(signal.reason)

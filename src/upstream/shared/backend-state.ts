@@ -120,7 +120,8 @@ export class BackendState {
 
   // A request got an answer (any JSON-RPC reply): the run of failures is over.
   recordSuccess(): void {
-    this.#failingCallers.clear()
+    // Set.clear() allocates a new table even when empty: the common call skips it.
+    if (this.#failingCallers.size > 0) this.#failingCallers.clear()
   }
 
   // The gateway itself ends the backend: down, but nothing went wrong (not logged as a failure).

@@ -4,9 +4,10 @@
 // it (`dispose`). The timer is unref()'d: it never holds the process open. Who needs an AbortSignal
 // reads `signal` (made on first use); the HTTP call path registers its abort with `onAbort` and
 // makes none (issue 8: one AbortController per request, the client's).
+import type { CancelSignal } from './cancel-signal.ts'
 export class CallSignal {
   #controller: AbortController | undefined
-  readonly #caller: AbortSignal | undefined
+  readonly #caller: CancelSignal | undefined
   readonly #timer: NodeJS.Timeout | undefined
   #timedOut = false
   #aborted = false
@@ -14,7 +15,7 @@ export class CallSignal {
   #listener: ((reason: unknown) => void) | undefined
 
   // Without a caller signal only the timeout can abort it.
-  constructor(caller: AbortSignal | undefined, timeoutMs: number) {
+  constructor(caller: CancelSignal | undefined, timeoutMs: number) {
     this.#caller = caller
     if (caller?.aborted) {
       this.#aborted = true
