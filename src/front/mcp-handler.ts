@@ -18,6 +18,7 @@ import { ReplyStream, type StreamQueueLimit } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 import type { Tracing } from '../observability/tracing.ts'
 import { CallCancel } from '../upstream/shared/cancel-signal.ts'
+import { clockMs, secondsSince } from '../observability/clock.ts'
 
 export interface McpHandlerDeps {
   router: Router
@@ -56,7 +57,7 @@ export type { Access } from './access.ts'
 // Never rejects: what would escape (a bug in the accounting itself) is logged here.
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   try {
-    const started = process.hrtime.bigint()
+    const started = clockMs()
     const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
     // Bodies may hold secrets (tool arguments): only ever at debug.
     post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
@@ -66,7 +67,7 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
       if (accounted) return
       accounted = true
       const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
-      recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, Number(process.hrtime.bigint() - started) / 1e9)
+      recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, secondsSince(started))
     }
     const done = deps.inFlight?.add(cutter(post, stream, account))
     let access: Access

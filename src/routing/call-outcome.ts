@@ -5,6 +5,7 @@ import { RESULT_TYPE } from '../protocol/result.ts'
 import { TOOL_OUTCOME, type ToolOutcome } from '../observability/tool-metrics.ts'
 import type { RouteReply } from './route-replies.ts'
 import type { CancelSignal } from '../upstream/shared/cancel-signal.ts'
+import { secondsSince } from '../observability/clock.ts'
 
 // A spliced reply is never input_required (result-splice.ts), and reading its result would build it.
 function isInputRound(reply: RouteReply): boolean {
@@ -25,8 +26,8 @@ export interface CallObservers {
 
 // One routed request done: an input round is counted, a resolved tool call timed (by its name at
 // its backend: names the catalogue does not know never become labels).
-export function observeRouted(observers: CallObservers, ctx: { backend?: string; upstreamTool?: string; signal: CancelSignal }, reply: RouteReply, started: bigint): void {
+export function observeRouted(observers: CallObservers, ctx: { backend?: string; upstreamTool?: string; signal: CancelSignal }, reply: RouteReply, startedMs: number): void {
   if (isInputRound(reply)) observers.countMrtrRound?.()
   if (ctx.upstreamTool === undefined || ctx.backend === undefined) return
-  observers.observeToolCall?.(ctx.backend, ctx.upstreamTool, toolCallOutcome(reply, ctx.signal), Number(process.hrtime.bigint() - started) / 1e9)
+  observers.observeToolCall?.(ctx.backend, ctx.upstreamTool, toolCallOutcome(reply, ctx.signal), secondsSince(startedMs))
 }

@@ -30,6 +30,7 @@ import { BackendSchedulers, callerKey, type CallLimits } from './call-scheduler.
 import { requireString, resolveCompletion } from './completion-target.ts'
 import { observeRouted, type CallObservers } from './call-outcome.ts'
 import type { CallContext, Forward, Upstream } from './call-context.ts'
+import { clockMs } from '../observability/clock.ts'
 
 export interface RouterDeps extends CallObservers {
   backends: BackendSet
@@ -97,7 +98,7 @@ export class Router {
   }
 
   async handle(valid: ValidRequest, ctx: CallContext): Promise<RouteReply> {
-    const started = process.hrtime.bigint()
+    const started = clockMs()
     let reply: RouteReply
     try {
       reply = await this.#dispatch(valid, ctx)

@@ -14,6 +14,7 @@ import { callerKey } from '../../routing/call-scheduler.ts'
 import { clientFields } from '../access.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
+import { clockMs, secondsSince } from '../../observability/clock.ts'
 
 export interface SessionHttpDeps {
   sessions: LegacySessions
@@ -51,7 +52,7 @@ function acceptsEventStream(headers: IncomingHttpHeaders): boolean {
 }
 
 export async function handleSessionGet(deps: SessionHttpDeps, get: SessionHttpRequest): Promise<void> {
-  const started = process.hrtime.bigint()
+  const started = clockMs()
   const client = callerKey(get.principal, get.remoteAddress)
   const full = deps.streamSlots?.take(client)
   if (full !== undefined) return refuse(deps, get, full, started)
@@ -82,7 +83,7 @@ async function admitStream(deps: SessionHttpDeps, get: SessionHttpRequest): Prom
 
 // LEGACY-5: the id stays refused (404) until it would have expired; the session's state goes.
 export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHttpRequest): Promise<void> {
-  const started = process.hrtime.bigint()
+  const started = clockMs()
   const session = await openSession(deps, del)
   if (session instanceof GatewayError) return refuse(deps, del, session, started)
   // Several replicas: every one must know, or the DELETE is refused (503) and can be repeated.
@@ -95,14 +96,14 @@ export async function handleSessionDelete(deps: SessionHttpDeps, del: SessionHtt
   account(deps, del, { outcome: OUTCOME.ok, status: 204 }, started)
 }
 
-function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: bigint): void {
+function refuse(deps: SessionHttpDeps, req: SessionHttpRequest, err: GatewayError, started: number): void {
   new ReplyStream(req.res, deps.metrics.sseStreams.response).finish({ jsonrpc: '2.0', error: err.toJsonRpcError() }, err.httpStatus, err.headers)
   account(deps, req, { outcome: OUTCOME.rejected, status: err.httpStatus, code: err.code }, started)
 }
 
 // One metric observation and one access line per request, as for POST.
-function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outcome: Outcome; status: number; code?: string }, started: bigint): void {
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outcome: Outcome; status: number; code?: string }, started: number): void {
+  const seconds = secondsSince(started)
   deps.metrics.observeRequest('other', access.outcome, seconds)
   const client = clientFields(req.headers, req.remoteAddress, deps.trustProxy === true)
   req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')

@@ -24,7 +24,8 @@ export class CallCancel implements CancelSignal {
     return this.#reason
   }
 
-  addEventListener(_type: 'abort', listener: () => void): void {
+  // Every listener hears the abort once: `once` changes nothing.
+  addEventListener(_type: 'abort', listener: () => void, _options?: { once?: boolean }): void {
     if (this.#aborted) return
     if (this.#listeners === undefined) this.#listeners = [listener]
     else this.#listeners.push(listener)

@@ -2,6 +2,7 @@
 // subscription change): the backend seen through a thin wrapper whose request() reports its
 // duration and outcome (mcp_gateway_upstream_request_duration_seconds).
 import type { Backend } from '../backend.ts'
+import { clockMs, secondsSince } from '../../observability/clock.ts'
 
 export type RequestOutcome = 'ok' | 'error' | 'upstream_failure' | 'cancelled'
 
@@ -16,7 +17,7 @@ export function timedBackend(backend: Backend, observe: ObserveRequest): Backend
     capabilities: () => backend.capabilities(),
     close: () => backend.close(),
     async request(call) {
-      const started = process.hrtime.bigint()
+      const started = clockMs()
       let outcome: RequestOutcome
       try {
         const reply = await backend.request(call)
@@ -27,7 +28,7 @@ export function timedBackend(backend: Backend, observe: ObserveRequest): Backend
         outcome = call.signal.aborted ? 'cancelled' : 'upstream_failure'
         throw error
       } finally {
-        observe(backend.name, outcome!, Number(process.hrtime.bigint() - started) / 1e9)
+        observe(backend.name, outcome!, secondsSince(started))
       }
     },
   }
