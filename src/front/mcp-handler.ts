@@ -57,27 +57,18 @@ export type { Access } from './access.ts'
 // Never rejects: what would escape (a bug in the accounting itself) is logged here.
 export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promise<void> {
   try {
-    const started = clockMs()
-    const stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
+    const exchange = new Exchange(deps, post)
     // Bodies may hold secrets (tool arguments): only ever at debug.
     post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
-    // One access line per request: the answer's, or the shutdown cut's when that came first.
-    let accounted = false
-    const account = (access: Access): void => {
-      if (accounted) return
-      accounted = true
-      const client = clientFields(post.headers, post.remoteAddress, deps.trustProxy === true)
-      recordAccess(deps.metrics, post.log, post.reqId, { ...access, ...client }, secondsSince(started))
-    }
-    const done = deps.inFlight?.add(cutter(post, stream, account))
+    deps.inFlight?.add(exchange)
     let access: Access
     try {
-      access = await answer(deps, post, stream)
+      access = await answer(deps, post, exchange.stream)
     } catch (err) {
-      access = failInternally(post, stream, err)
+      access = failInternally(post, exchange.stream, err)
     }
-    done?.()
-    account(access)
+    deps.inFlight?.delete(exchange)
+    exchange.account(access)
   } catch (err) {
     post.log.error({ reqId: post.reqId, err }, 'unhandled error after the MCP handler')
   }
@@ -89,19 +80,45 @@ function bodyId(body: unknown): JsonRpcId | undefined {
   return typeof id === 'string' || typeof id === 'number' ? id : undefined
 }
 
-// At the shutdown deadline: the request's last message is a JSON-RPC error (an SSE event when the
-// stream is open), never a silent cut, and its access line is written now.
-function cutter(post: McpPost, stream: ReplyStream, account: (access: Access) => void): InFlightRequest {
-  const method = (post.body as { method?: unknown } | undefined)?.method
-  const rpcMethod = typeof method === 'string' ? method : undefined
-  return {
-    summary: { reqId: post.reqId, rpcMethod },
-    cut(reason) {
-      const error = new GatewayError('MCP_GATEWAY_SERVER_SHUTTING_DOWN', reason)
-      const status = statusFor(error, stream)
-      stream.finish(errorBody(bodyId(post.body), error), status)
-      account({ rpcMethod, rpcId: bodyId(post.body), code: error.code, outcome: OUTCOME.error, status })
-    },
+function bodyMethod(body: unknown): string | undefined {
+  const method = (body as { method?: unknown } | undefined)?.method
+  return typeof method === 'string' ? method : undefined
+}
+
+// One request being answered: its stream, its one access line (the answer's, or the shutdown
+// cut's when that came first) and, at the shutdown deadline, its cut: the request's last message
+// is a JSON-RPC error (an SSE event when the stream is open), never a silent cut.
+class Exchange implements InFlightRequest {
+  readonly stream: ReplyStream
+  readonly #deps: McpHandlerDeps
+  readonly #post: McpPost
+  readonly #started = clockMs()
+  #accounted = false
+
+  constructor(deps: McpHandlerDeps, post: McpPost) {
+    this.#deps = deps
+    this.#post = post
+    this.stream = new ReplyStream(post.res, deps.metrics.sseStreams.response, deps.streamLimit)
+  }
+
+  get summary(): InFlightRequest['summary'] {
+    return { reqId: this.#post.reqId, rpcMethod: bodyMethod(this.#post.body) }
+  }
+
+  cut(reason: string): void {
+    const error = new GatewayError('MCP_GATEWAY_SERVER_SHUTTING_DOWN', reason)
+    const status = statusFor(error, this.stream)
+    const id = bodyId(this.#post.body)
+    this.stream.finish(errorBody(id, error), status)
+    this.account({ rpcMethod: bodyMethod(this.#post.body), rpcId: id, code: error.code, outcome: OUTCOME.error, status })
+  }
+
+  account(access: Access): void {
+    if (this.#accounted) return
+    this.#accounted = true
+    const post = this.#post
+    const client = clientFields(post.headers, post.remoteAddress, this.#deps.trustProxy === true)
+    recordAccess(this.#deps.metrics, post.log, post.reqId, { ...access, ...client }, secondsSince(this.#started))
   }
 }
 

@@ -14,10 +14,13 @@ export class InFlight {
     return this.#requests.size
   }
 
-  // Returns the function that removes it when it ends.
-  add(request: InFlightRequest): () => void {
+  add(request: InFlightRequest): void {
     this.#requests.add(request)
-    return () => void this.#requests.delete(request)
+  }
+
+  // It ended (a request cut already is gone).
+  delete(request: InFlightRequest): void {
+    this.#requests.delete(request)
   }
 
   // Cuts every request still in flight; what was cut, for the final log line.
