@@ -86,7 +86,15 @@ function clientSpan(tracer: Tracer, parent: Context, backend: TracedBackend, cal
   const attributes: Attributes = { 'mcp.method.name': call.method, 'peer.service': backend.config.name, 'network.transport': transportOf(backend) }
   if (typeof version === 'string') attributes[ATTR.protocolVersion] = version
   const name = addTarget(attributes, call.method, call.params)
-  return tracer.startSpan(name, { kind: SpanKind.CLIENT, attributes }, parent)
+  return startWith(tracer, name, SpanKind.CLIENT, attributes, parent)
+}
+
+// The attributes are set on the started span, not passed to startSpan: the SDK validates what
+// startSpan is given twice (for the sampler, then for the span), a WeakSet and an entries array per
+// value each time, 3 KB a call (issue 13). The samplers this gateway offers (README "Tracing") do
+// not look at attributes; a span sampled out takes none.
+function startWith(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, parent: Context): Span {
+  return tracer.startSpan(name, { kind }, parent).setAttributes(attributes)
 }
 
 function upstreamTrace(span: Span, sent: TraceContext): UpstreamTrace {
@@ -121,7 +129,7 @@ function serverSpan(tracer: Tracer, valid: ValidRequest, incoming: TraceContext 
   const name = addTarget(attributes, valid.request.method, valid.params)
   // The legacy session id is a bearer token for the session: traces get a digest of it.
   if (sessionId !== undefined) attributes[ATTR.sessionId] = createHash('sha256').update(sessionId).digest('hex').slice(0, 32)
-  return tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, remoteParent(incoming))
+  return startWith(tracer, name, SpanKind.SERVER, attributes, remoteParent(incoming))
 }
 
 // The standard OTEL_BSP_* variables (the SDK's processor no longer reads them itself); a value that
