@@ -14,6 +14,10 @@ import type { CancelSignal } from '../shared/cancel-signal.ts'
 export interface AbortSource {
   // `listener` hears the abort, at once when it happened already.
   onAbort(listener: (reason: unknown) => void): void
+  // An SSE reply is over (its end, or its failure): nothing can abort it any more. It ends after the
+  // call's final message was read, so the call's deadline is let go of here, not when the call
+  // returns (a JSON reply's is, by its caller); kept, it held the finished call for timeoutMs.
+  dispose?(): void
 }
 
 export interface DispatchedPost {
@@ -43,7 +47,7 @@ const READ_BODY: HttpReply['body'] = {
 
 export function dispatchPost(dispatcher: Dispatcher, post: DispatchedPost): Promise<HttpReply> {
   return new Promise((resolve, reject) => {
-    const handler = new PostHandler(resolve, reject, post.meter)
+    const handler = new PostHandler(resolve, reject, post)
     post.abort.onAbort((reason) => handler.abort(reason instanceof Error ? reason : new Error(String(reason))))
     if (handler.aborted) return
     dispatcher.dispatch({ path: post.path, method: 'POST', headers: post.headers, body: post.body }, handler)
@@ -54,6 +58,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
   readonly #resolve: (reply: HttpReply) => void
   readonly #reject: (err: Error) => void
   readonly #meter: DispatchedPost['meter']
+  readonly #source: AbortSource
   #controller: Dispatcher.DispatchController | undefined
   #reason: Error | undefined
   #settled = false
@@ -63,10 +68,11 @@ class PostHandler implements Dispatcher.DispatchHandler {
   #chunks: Buffer[] | undefined
   #stream: StreamBody | undefined
 
-  constructor(resolve: (reply: HttpReply) => void, reject: (err: Error) => void, meter: DispatchedPost['meter']) {
+  constructor(resolve: (reply: HttpReply) => void, reject: (err: Error) => void, post: DispatchedPost) {
     this.#resolve = resolve
     this.#reject = reject
-    this.#meter = meter
+    this.#meter = post.meter
+    this.#source = post.abort
   }
 
   get aborted(): boolean {
@@ -114,6 +120,7 @@ class PostHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    this.#streamOver()
     if (this.#stream !== undefined) return this.#stream.complete()
     const chunks = this.#chunks
     const text = chunks === undefined || chunks.length === 0 ? '' : chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
@@ -121,8 +128,14 @@ class PostHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    this.#streamOver()
     if (this.#stream !== undefined) this.#stream.fail(err)
     else this.#fail(err)
+  }
+
+  // Not an error status's stream: a 401 may be retried under the same deadline.
+  #streamOver(): void {
+    if (this.#stream !== undefined && this.#statusCode < 400) this.#source.dispose?.()
   }
 
   #settle(reply: HttpReply): void {

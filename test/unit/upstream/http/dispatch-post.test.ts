@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { Pool } from 'undici'
 import { abortSourceOf, dispatchPost } from '../../../../src/upstream/http/dispatch-post.ts'
 import { CallSignal } from '../../../../src/upstream/shared/call-signal.ts'
+import { CallCancel } from '../../../../src/upstream/shared/cancel-signal.ts'
 
 type Route = (req: IncomingMessage, res: ServerResponse) => void
 const routes = new Map<string, Route>()
@@ -136,4 +137,16 @@ t.test('the reply budget refuses a chunk → the request fails with its error', 
     },
   }
   await t.rejects(post('/big', new CallSignal(undefined, 5_000), meter), refusal)
+})
+
+t.test('an SSE reply that ended lets go of its deadline: the caller no longer reaches it', async (t) => {
+  routes.set('/sse-ended', (_req, res) => res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {"a":1}\n\n'))
+  const caller = new CallCancel()
+  const deadline = new CallSignal(caller, 60_000)
+  const reply = await post('/sse-ended', deadline)
+  let text = ''
+  for await (const chunk of reply.body) text += String(chunk)
+  t.equal(text, 'data: {"a":1}\n\n')
+  caller.abort()
+  t.equal(deadline.aborted, false, 'disposed at the stream\'s end')
 })
