@@ -145,7 +145,8 @@ export class HttpBackend implements Backend {
       meter?.close() // a reply that failed while read: its bytes are no longer held
       throw this.#fail(err, call, deadline)
     } finally {
-      // An SSE stream is still drained after its final message: its deadline stays until then.
+      // An SSE stream is still drained after its final message: its deadline stays until the
+      // stream ends (dispatch-post.ts lets go of it then).
       if (!isStreaming(response)) deadline.dispose()
     }
   }

@@ -94,16 +94,15 @@ t.test('aborted before it is sent → rejected with the reason, nothing reaches 
 })
 
 t.test('a timeout while waiting for the headers → TimeoutError, the request closed', async (t) => {
-  let upstream: ServerResponse | undefined
-  const reached = new Promise<void>((resolve) => routes.set('/hang', (_req, res) => {
-    upstream = res
-    resolve()
-  }))
-  const result = post('/hang', new CallSignal(undefined, 100))
-  await reached
-  const closed = once(upstream!, 'close')
-  await t.rejects(result, { name: 'TimeoutError' })
-  await closed
+  // The route never answers; 'close' is watched from the moment the request arrives (a loaded
+  // machine may even time out before it arrives: then it is never sent).
+  let closed: Promise<unknown> | undefined
+  routes.set('/hang', (_req, res) => {
+    closed = once(res, 'close')
+  })
+  await t.rejects(post('/hang', new CallSignal(undefined, 200)), { name: 'TimeoutError' })
+  if (closed !== undefined) await closed
+  t.pass('the request, if it was sent, was closed')
 })
 
 t.test('queued for a connection and aborted → rejected at once, never sent', async (t) => {
