@@ -5,6 +5,7 @@ import type { GatewayError, ErrorCode } from '../errors.ts'
 import { clientAddress } from '../auth/rate-limit.ts'
 import type { JsonRpcId } from '../protocol/jsonrpc.ts'
 import type { Logger } from '../observability/logger.ts'
+import { writeAccessLine } from '../observability/access-line.ts'
 import { methodLabel, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
 
 export interface Access {
@@ -63,7 +64,7 @@ export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string
   const fields = long
     ? { ...access, rpcMethod: clipForLog(rpcMethod), rpcId: clipForLog(rpcId), tool: clipForLog(tool), prompt: clipForLog(prompt), uri: clipForLog(uri), userAgent: clipForLog(userAgent) }
     : access
-  log.info({ reqId, ...fields, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  writeAccessLine(log, { reqId, ...fields, durationMs: Math.round(seconds * 1e6) / 1e3 })
 }
 
 // A JSON-RPC error response: with the request's id when it was readable, else without one.

@@ -15,6 +15,7 @@ import { clientFields } from '../access.ts'
 import type { SessionStreams } from './session-streams.ts'
 import type { LegacySessions } from './sessions.ts'
 import { clockMs, secondsSince } from '../../observability/clock.ts'
+import { writeAccessLine } from '../../observability/access-line.ts'
 
 export interface SessionHttpDeps {
   sessions: LegacySessions
@@ -106,5 +107,5 @@ function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outco
   const seconds = secondsSince(started)
   deps.metrics.observeRequest('other', access.outcome, seconds)
   const client = clientFields(req.headers, req.remoteAddress, deps.trustProxy === true)
-  req.log.info({ reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 }, 'mcp request')
+  writeAccessLine(req.log, { reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 })
 }
