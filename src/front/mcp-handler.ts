@@ -3,21 +3,20 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError, statusFor } from '../errors.ts'
-import { classifyMessage, type Classified, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
+import { classifyMessage, type Classified, type JsonRpcId, type JsonRpcRequest } from '../protocol/jsonrpc.ts'
 import { getProgressToken, hasModernMeta } from '../protocol/meta.ts'
 import { rejectInitialize, validateModernRequest, type ValidRequest } from '../protocol/validate.ts'
 import { resultMessageText } from '../protocol/result-splice.ts'
 import { OUTCOME, type GatewayMetrics, type Outcome } from '../observability/metrics.ts'
-import type { CallContext, RouteReply, Router } from '../routing/router.ts'
+import type { RouteReply, Router } from '../routing/router.ts'
 import type { Principal } from '../auth/principal.ts'
 import { isLegacyPost } from '../protocol/legacy/era.ts'
 import { callerKey } from '../routing/call-scheduler.ts'
 import { clientFields, errorBody, recordAccess, targetFields, type Access } from './access.ts'
-import { isDeliverable } from './notifications.ts'
 import { ReplyStream, type StreamQueueLimit } from './reply-stream.ts'
 import type { InFlight, InFlightRequest } from '../lifecycle/in-flight.ts'
 import type { Tracing } from '../observability/tracing.ts'
-import { CallCancel } from '../upstream/shared/cancel-signal.ts'
+import { FrontCall } from './front-call.ts'
 import { clockMs, secondsSince } from '../observability/clock.ts'
 
 export interface McpHandlerDeps {
@@ -171,26 +170,14 @@ function reject(stream: ReplyStream, id: JsonRpcId | undefined, err: GatewayErro
 async function dispatch(deps: McpHandlerDeps, post: McpPost, stream: ReplyStream, call: { valid: ValidRequest; principal?: Principal }): Promise<Access> {
   const { valid, principal } = call
   const request: JsonRpcRequest = valid.request
-  const cancel = new CallCancel()
-  const onClose = (): void => {
-    if (!post.res.writableEnded) cancel.abort() // CANCEL-1, CANCEL-11 (h2 too: front/http2-response.ts)
-  }
-  post.res.on('close', onClose)
-  const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
-  const ctx: CallContext = {
-    principal,
-    signal: cancel,
-    client: post.remoteAddress,
-    trace: deps.tracing?.begin(valid, post.headers),
-    onNotification: (n: JsonRpcNotification) => {
-      if (isDeliverable(n, filter)) stream.notify(n)
-    },
-  }
+  const ctx = new FrontCall({ res: post.res, stream, principal, client: post.remoteAddress, progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel })
+  post.res.on('close', ctx.onClose)
+  ctx.trace = deps.tracing?.begin(valid, post.headers)
   const reply = await deps.router.handle(valid, ctx)
   ctx.trace?.finish(reply)
-  post.res.off('close', onClose)
+  post.res.off('close', ctx.onClose)
   const access: Access = { rpcMethod: request.method, rpcId: request.id, backend: ctx.backend, ...targetFields(request.method, ctx.tool), outcome: OUTCOME.ok, status: 200 }
-  if (cancel.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
+  if (ctx.aborted || stream.gone) return { ...access, outcome: OUTCOME.cancelled, status: 499 }
   return write(stream, request.id, reply, access)
 }
 
