@@ -184,8 +184,9 @@ async function readTyped(response: HttpReply, options: ReplyOptions): Promise<Up
     if (reply) return reply
     throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
   }
-  if (!keepsBody(response)) await discard(response.body)
-  return replyFromText(response, keepsBody(response) ? await readText(response.body, options.meter) : '', options)
+  if (keepsBody(response)) return replyFromText(response, await readText(response.body, options.meter), options)
+  await discard(response.body)
+  throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
 }
 
 // A JSON body, or any body of an error status (it may still hold a JSON-RPC error), is read.

@@ -5,6 +5,7 @@
 // reads `signal` (made on first use); the HTTP call path registers its abort with `onAbort` and
 // makes none (issue 8: one AbortController per request, the client's).
 import type { CancelSignal } from './cancel-signal.ts'
+
 export class CallSignal {
   #controller: AbortController | undefined
   readonly #caller: CancelSignal | undefined
