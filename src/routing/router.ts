@@ -227,8 +227,8 @@ export class Router {
       reply = round.reply
     } else {
       // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
-      const send = () => backend.request({ ...upstream, signal: ctx.signal, onNotification: ctx.onNotification })
-      const pending = this.schedulers.run(backend.name, { client: upstream.client, signal: ctx.signal }, send)
+      const call = { ...upstream, signal: ctx.signal, onNotification: ctx.onNotification }
+      const pending = this.schedulers.run(backend.name, call, () => backend.request(call))
       reply = await (traced ? traced.watch(pending) : pending)
     }
     return this.#answer(valid, forward, reply)
