@@ -16,6 +16,7 @@ import type { ValidRequest } from '../protocol/validate.ts'
 import { LabelCap } from './label-cap.ts'
 import { ATTR, EXECUTE_TOOL, failureType, outcomeOf, resourceAttributes, targetOf, transportOf, type CallTarget, type Outcome } from './otel-semconv.ts'
 import { otlpProtocol, type OtelOptions, type RequestTrace, type TracedBackend, type Tracing, type UpstreamTrace } from './tracing.ts'
+import { clockMs, secondsSince } from './clock.ts'
 
 export const SERVER_DURATION = 'mcp.server.operation.duration'
 export const CLIENT_DURATION = 'mcp.client.operation.duration'
@@ -107,8 +108,6 @@ function serverAttributes(m: Instruments, valid: ValidRequest, resolved: boolean
   return addOutcome(m, attributes, outcome)
 }
 
-const seconds = (started: number): number => (performance.now() - started) / 1000
-
 // No trace context and no spans: the call's params and headers go on as they are.
 const UNTRACED: UpstreamTrace = { params: (p) => p, headers: (h) => h, watch: (pending) => pending }
 
@@ -116,7 +115,7 @@ class MeteredUpstream implements UpstreamTrace {
   readonly #m: Instruments
   readonly #inner: UpstreamTrace
   readonly #call: UpstreamCall
-  readonly #started = performance.now()
+  readonly #started = clockMs()
 
   constructor(m: Instruments, inner: UpstreamTrace, call: UpstreamCall) {
     this.#m = m
@@ -138,7 +137,7 @@ class MeteredUpstream implements UpstreamTrace {
   }
 
   #record(outcome: Outcome): void {
-    this.#m.client.record(seconds(this.#started), clientAttributes(this.#m, this.#call, outcome))
+    this.#m.client.record(secondsSince(this.#started), clientAttributes(this.#m, this.#call, outcome))
   }
 }
 
@@ -146,7 +145,7 @@ class MeteredRequest implements RequestTrace {
   readonly #m: Instruments
   readonly #inner: RequestTrace | undefined
   readonly #valid: ValidRequest
-  readonly #started = performance.now()
+  readonly #started = clockMs()
   // An upstream call was made: the catalogue resolved the tool or prompt named.
   #resolved = false
 
@@ -164,7 +163,7 @@ class MeteredRequest implements RequestTrace {
   finish(reply: Parameters<RequestTrace['finish']>[0]): void {
     this.#inner?.finish(reply)
     const outcome = reply === undefined ? NO_REPLY : outcomeOf(reply)
-    this.#m.server.record(seconds(this.#started), serverAttributes(this.#m, this.#valid, this.#resolved, outcome))
+    this.#m.server.record(secondsSince(this.#started), serverAttributes(this.#m, this.#valid, this.#resolved, outcome))
   }
 }
 
