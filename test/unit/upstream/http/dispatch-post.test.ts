@@ -122,6 +122,11 @@ t.test('queued for a connection and aborted → rejected at once, never sent', a
   await t.rejects(queued, reason, 'rejected while still queued')
   release!()
   t.equal((await first).text, '{}')
+  // One connection, one request at a time: a later request is answered only after the queued one
+  // would have been sent.
+  routes.set('/after', (_req, res) => res.writeHead(200, HEADERS).end('{"after":true}'))
+  const after = await dispatchPost(single, { path: '/after', headers: HEADERS, body: '{}', abort: new CallSignal(undefined, 5_000) })
+  t.equal(after.text, '{"after":true}')
   t.notOk(arrived.includes('/queued'), 'the queued request never reached the server')
 })
 
