@@ -182,11 +182,15 @@ async function readTyped(response: HttpReply, options: ReplyOptions): Promise<Up
   if (isEventStream(headerValue(response.headers['content-type']))) {
     const reply = await readStream(response.body, options)
     if (reply) return reply
-    throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
+    throw noReply(response)
   }
   if (keepsBody(response)) return replyFromText(response, await readText(response.body, options.meter), options)
   await discard(response.body)
-  throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
+  throw noReply(response)
+}
+
+function noReply(response: Pick<HttpReply, 'statusCode'>): BadReplyError {
+  return new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
 }
 
 // A JSON body, or any body of an error status (it may still hold a JSON-RPC error), is read.
@@ -205,5 +209,5 @@ function replyFromText(response: HttpReply, text: string, options: ReplyOptions)
     }
   }
   if (reply) return reply
-  throw new BadReplyError(`HTTP ${response.statusCode} without a JSON-RPC response`)
+  throw noReply(response)
 }
