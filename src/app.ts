@@ -64,18 +64,20 @@ export interface BuildOptions {
 // Logs go to stdout asynchronously and in batches: lines accumulate (src/observability/log-batch.ts)
 // until LOG_BATCH_CHARS are waiting or LOG_FLUSH_MS have passed, so the access line per request
 // costs no write of its own (one write per line cost about 6 % of the gateway's CPU per call).
-// Flushed synchronously on exit (server.ts, and an exit handler, which also covers an uncaught
-// exception; removed when the app closes). A batch is at most sonic-boom's largest single write
+// Settled before a planned exit (server.ts: waits for the writes in flight, so no line is reordered
+// or lost), flushed synchronously by an exit handler otherwise (an uncaught exception; removed when
+// the app closes). A batch is at most sonic-boom's largest single write
 // (16 KiB): each write is a hop to the libuv thread pool, and 8 KiB batches cost about 2 µs of pool
 // CPU per request (issue 8).
 const LOG_BATCH_CHARS = 16 * 1024
 const LOG_FLUSH_MS = 100
-function createLogger(config: GatewayConfig): { loggerInstance: Logger; flush: () => void; release: () => void } {
+const LOG_SETTLE_LIMIT_MS = 2_000
+function createLogger(config: GatewayConfig): { loggerInstance: Logger; settle: () => Promise<void>; release: () => void } {
   const batch = new LogBatch(pino.destination({ dest: 1, sync: false }), { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS })
   const logger = pino({ level: config.logLevel, redact: REDACT_PATHS, hooks: { streamWrite: capLogLine } }, batch)
   const flush = (): void => batch.flushSync()
   process.on('exit', flush)
-  return { loggerInstance: logger, flush, release: () => void process.off('exit', flush) }
+  return { loggerInstance: logger, settle: () => batch.settle(LOG_SETTLE_LIMIT_MS), release: () => void process.off('exit', flush) }
 }
 
 // A logger given by the caller (tests) gets the same line cap.
@@ -89,8 +91,8 @@ declare module 'fastify' {
     principal?: Principal
   }
   interface FastifyInstance {
-    // Writes out buffered log lines (before the process exits).
-    flushLogs(): void
+    // Writes out every log line, in order (before the process exits).
+    settleLogs(): Promise<void>
   }
 }
 
@@ -179,7 +181,7 @@ export async function build(config: GatewayConfig, options: BuildOptions = {}): 
     ...frontServerOptions(config, HTTP1_OPTIONS),
     trustProxy: config.trustProxy,
   } as FastifyServerOptions & { http: typeof HTTP1_OPTIONS }) as unknown as FastifyInstance
-  app.decorate('flushLogs', () => own?.flush())
+  app.decorate('settleLogs', async () => own?.settle())
   if (own) app.addHook('onClose', async () => own.release())
   app.decorate('accessLog', { trustProxy: config.trustProxy })
   if (config.tls) await app.register(tlsReloadPlugin, { tls: config.tls })

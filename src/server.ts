@@ -30,14 +30,15 @@ async function main(): Promise<void> {
   const shutdown = (signal: string): void => {
     if (closing) return
     closing = true
-    const exit = (code: number): never => {
-      app.flushLogs()
-      process.exit(code)
-    }
     // In phases: readiness off, stop accepting, finish or cut in-flight requests (src/lifecycle/drain.ts).
-    drain(app, { signal, drainDelayMs: config.drainDelayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }).then(exit, (err: unknown) => {
+    const drained = drain(app, { signal, drainDelayMs: config.drainDelayMs, shutdownTimeoutMs: config.shutdownTimeoutMs }).catch((err: unknown) => {
       app.log.error({ err }, 'error during shutdown')
-      exit(1)
+      return 1
+    })
+    // Every log line written out, in order, before the exit.
+    void drained.then(async (code) => {
+      await app.settleLogs().catch(() => undefined)
+      process.exit(code)
     })
   }
   process.once('SIGTERM', () => shutdown('SIGTERM'))

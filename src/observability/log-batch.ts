@@ -2,11 +2,17 @@
 // as one string per batch: once `batchChars` characters are waiting, or `flushMs` after the first
 // waiting line. sonic-boom measures the byte length of its whole pending buffer on every write
 // (and flattens it to do so), which costs more per line the more lines wait; handing it one string
-// per batch makes that once per batch. Lines are never reordered or dropped; `flushSync` writes
-// everything out (before the process exits).
+// per batch makes that once per batch. Lines are never reordered or dropped: `settle` writes
+// everything out before a planned exit. `flushSync` is for an exit that cannot wait (a crash): it
+// writes what waits at once, but a batch the sink is still writing on the thread pool may then land
+// after it, or be lost.
 export interface LogSink {
   write(text: string): unknown
   flushSync(): void
+  // sonic-boom (async) emits 'drain' once it has written everything it was given.
+  on?(event: 'drain', listener: () => void): unknown
+  once?(event: 'drain', listener: () => void): unknown
+  off?(event: 'drain', listener: () => void): unknown
 }
 
 export interface LogBatchOptions {
@@ -20,10 +26,13 @@ export class LogBatch {
   #lines: string[] = []
   #chars = 0
   #timer: NodeJS.Timeout | undefined
+  // A batch was handed to the sink and its 'drain' has not come yet.
+  #sinkBusy = false
 
   constructor(sink: LogSink, options: LogBatchOptions) {
     this.#sink = sink
     this.#options = options
+    sink.on?.('drain', () => (this.#sinkBusy = false))
   }
 
   // pino's destination contract: one serialised line (with its newline) per call.
@@ -48,7 +57,27 @@ export class LogBatch {
     const text = this.#lines.length === 1 ? this.#lines[0] : this.#lines.join('')
     this.#lines = []
     this.#chars = 0
+    this.#sinkBusy = this.#sink.on !== undefined
     this.#sink.write(text)
+  }
+
+  // Everything written out, in order, waiting at most limitMs for the sink's own writes in flight
+  // (a blocked stdout); then flushSync.
+  async settle(limitMs: number): Promise<void> {
+    this.flush()
+    if (this.#sinkBusy && this.#sink.once !== undefined) {
+      const sink = this.#sink as Required<LogSink>
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer)
+          sink.off('drain', done)
+          resolve()
+        }
+        const timer = setTimeout(done, limitMs)
+        sink.once('drain', done)
+      })
+    }
+    this.flushSync()
   }
 
   // Everything written out now, synchronously.
