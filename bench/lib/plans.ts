@@ -9,6 +9,7 @@ export function createLoadPlan(options: BenchOptions, overrides: Partial<LoadPla
     rounds: options.quick ? 1 : 3,
     durationMs: options.quick ? 1_000 : 4_000,
     warmupMs: options.quick ? 200 : 500,
+    firstWarmupMs: options.quick ? 500 : 3_000,
     connections: options.connections,
     maxRequests: MAX_REQUESTS_PER_RUN,
     expectedNotifications: 0,
