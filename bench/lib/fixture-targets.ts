@@ -46,6 +46,11 @@ export function startHttpBackend(ctx: BenchContext, options: HttpBackendOptions 
   })
 }
 
+// The OTLP sink of the tracing scenario (lib/otlp-sink.ts), in a process of its own.
+export function startSinkFixture(ctx: BenchContext): Promise<Target> {
+  return startNodeFixture(ctx, 'otlp-sink', join(ctx.benchDir, 'fixtures', 'otlp-sink.ts'), {})
+}
+
 // `raw`: the body passed on as bytes, unparsed (the "bare-raw" row); else parsed and re-serialised.
 export function startBareForwarder(ctx: BenchContext, upstream: URL, options: { raw?: boolean } = {}): Promise<Target> {
   return startNodeFixture(ctx, options.raw === true ? 'bare-raw' : 'bare', join(ctx.benchDir, 'bare-forwarder.ts'), {

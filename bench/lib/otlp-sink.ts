@@ -1,17 +1,23 @@
 // A local OTLP/HTTP sink on 127.0.0.1 for the tracing scenario: accepts every export with 200 and
 // counts, per signal, the export requests it got and the spans in them (protobuf bodies walked just
 // deep enough to count spans, JSON ones parsed), so the scenario can tell whether every span arrived.
-import { once } from 'node:events'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { assertLoopbackListener } from './loopback-guard.ts'
+// It runs as its own child process (fixtures/otlp-sink.ts): in the harness, reading the exports
+// would stall the load generator's event loop and slow the very gateways it measures.
+import { createServer, type Server } from 'node:http'
+import { Client } from 'undici'
+import type { BenchContext } from './context.ts'
+import { startSinkFixture } from './fixture-targets.ts'
+
+export interface SinkCounts {
+  // Trace export requests, the spans in them, metrics export requests.
+  exports: number
+  spans: number
+  metricExports: number
+}
 
 export interface OtlpSink {
   endpoint: string
-  // Trace export requests.
-  exports(): number
-  spans(): number
-  metricExports(): number
+  counts(): Promise<SinkCounts>
   stop(): Promise<void>
 }
 
@@ -61,9 +67,11 @@ function countJsonSpans(body: Buffer): number {
   return (json.resourceSpans ?? []).reduce((n, rs) => n + rs.scopeSpans.reduce((m, ss) => m + ss.spans.length, 0), 0)
 }
 
-export async function startOtlpSink(): Promise<OtlpSink> {
-  const counts = { exports: 0, spans: 0, metricExports: 0 }
-  const server = createServer((req, res) => {
+// The sink's server (in the fixture process): exports counted; GET /counts answers the counts.
+export function createSinkServer(): Server {
+  const counts: SinkCounts = { exports: 0, spans: 0, metricExports: 0 }
+  return createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/counts') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts))
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk)).on('end', () => {
       const json = (req.headers['content-type'] ?? '').startsWith('application/json')
@@ -75,15 +83,22 @@ export async function startOtlpSink(): Promise<OtlpSink> {
       res.writeHead(200, { 'content-type': json ? 'application/json' : 'application/x-protobuf' }).end(json ? '{}' : '')
     })
   })
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const port = (server.address() as AddressInfo).port
-  assertLoopbackListener(port)
+}
+
+export async function startOtlpSink(ctx: BenchContext): Promise<OtlpSink> {
+  const target = await startSinkFixture(ctx)
+  const endpoint = target.url.origin
   return {
-    endpoint: `http://127.0.0.1:${port}`,
-    exports: () => counts.exports,
-    spans: () => counts.spans,
-    metricExports: () => counts.metricExports,
-    stop: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    endpoint,
+    async counts() {
+      const client = new Client(endpoint)
+      try {
+        const res = await client.request({ path: '/counts', method: 'GET' })
+        return (await res.body.json()) as SinkCounts
+      } finally {
+        await client.close()
+      }
+    },
+    stop: () => target.handle.stop(),
   }
 }

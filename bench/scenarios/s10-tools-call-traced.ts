@@ -51,7 +51,7 @@ async function servedCalls(target: Target | undefined): Promise<number> {
 
 export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioReport> {
   const backend = await startHttpBackend(ctx)
-  const sink = await startOtlpSink()
+  const sink = await startOtlpSink(ctx)
   const started: TargetSlot[] = []
   try {
     const backends = [createHttpEntry('b1', backend.url)]
@@ -74,6 +74,7 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
     const calls = (await servedCalls(started[2].target)) + (await servedCalls(started[3].target))
     // Stopped before the sink: what is still queued is exported at shutdown.
     await Promise.all(started.splice(0).map((slot) => slot.target?.handle.stop()))
+    const received = await sink.counts()
     return {
       id: 10,
       title: `tools/call JSON, tracing off / on, ${plan.connections} connections, ${plan.rounds}×${plan.durationMs} ms per target`,
@@ -87,8 +88,8 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
         createRatio('otel on / off p50 latency', traced.p50Ms ?? null, off.p50Ms ?? null),
       ],
       notes: [
-        'four gateways on the same HTTP fixture backend; "spans" exports every span (2 per call), "otel" the spans and the two duration metrics, to an OTLP/HTTP (protobuf) sink in the harness',
-        `the sink received ${sink.exports()} trace exports holding ${sink.spans()} spans for ${calls} calls (${2 * calls} expected), and ${sink.metricExports()} metrics exports`,
+        'four gateways on the same HTTP fixture backend; "spans" exports every span (2 per call), "otel" the spans and the two duration metrics, to an OTLP/HTTP (protobuf) sink in a process of its own',
+        `the sink received ${received.exports} trace exports holding ${received.spans} spans for ${calls} calls (${2 * calls} expected), and ${received.metricExports} metrics exports`,
         ...describeProblems(measures),
       ],
     }
