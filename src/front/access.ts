@@ -27,9 +27,11 @@ export interface Access {
   status: number
 }
 
+export type ClientFields = Pick<Access, 'remoteAddress' | 'userAgent'>
+
 // The access line's client fields, from the request line and headers.
-export function clientFields(headers: IncomingHttpHeaders, remoteAddress: string | undefined, trustProxy: boolean): Pick<Access, 'remoteAddress' | 'userAgent'> {
-  const fields: Pick<Access, 'remoteAddress' | 'userAgent'> = { remoteAddress: clientAddress(remoteAddress, headers['x-forwarded-for'], trustProxy) }
+export function clientFields(headers: IncomingHttpHeaders, remoteAddress: string | undefined, trustProxy: boolean): ClientFields {
+  const fields: ClientFields = { remoteAddress: clientAddress(remoteAddress, headers['x-forwarded-for'], trustProxy) }
   if (headers['user-agent'] !== undefined) fields.userAgent = headers['user-agent']
   return fields
 }
@@ -55,16 +57,18 @@ function isLong(value: unknown): boolean {
   return typeof value === 'string' && value.length > LOG_FIELD_CHARS
 }
 
-export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string, access: Access, seconds: number): void {
+// `client`: the client fields (clientFields), when `access` does not hold them already.
+export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string, access: Access, seconds: number, client?: ClientFields): void {
   metrics.observeRequest(methodLabel(access.rpcMethod), access.outcome, seconds)
   if (access.backend !== undefined) metrics.observeUpstream(access.backend, access.outcome)
-  const { rpcMethod, rpcId, tool, prompt, uri, userAgent } = access
+  const { rpcMethod, rpcId, tool, prompt, uri } = access
+  const userAgent = client?.userAgent ?? access.userAgent
   // The common line has short fields: only an oversized one is copied into a clipped line.
   const long = isLong(rpcMethod) || isLong(rpcId) || isLong(tool) || isLong(prompt) || isLong(uri) || isLong(userAgent)
-  const fields = long
-    ? { ...access, rpcMethod: clipForLog(rpcMethod), rpcId: clipForLog(rpcId), tool: clipForLog(tool), prompt: clipForLog(prompt), uri: clipForLog(uri), userAgent: clipForLog(userAgent) }
-    : access
-  writeAccessLine(log, { reqId, ...fields, durationMs: Math.round(seconds * 1e6) / 1e3 })
+  const fields = long ? { ...access, ...client, rpcMethod: clipForLog(rpcMethod), rpcId: clipForLog(rpcId), tool: clipForLog(tool), prompt: clipForLog(prompt), uri: clipForLog(uri), userAgent: clipForLog(userAgent) } : access
+  const duration = { durationMs: Math.round(seconds * 1e6) / 1e3 }
+  if (long || client === undefined) writeAccessLine(log, { reqId }, fields, duration)
+  else writeAccessLine(log, { reqId }, fields, client, duration)
 }
 
 // A JSON-RPC error response: with the request's id when it was readable, else without one.

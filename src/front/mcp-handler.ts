@@ -117,7 +117,7 @@ class Exchange implements InFlightRequest {
     this.#accounted = true
     const post = this.#post
     const client = clientFields(post.headers, post.remoteAddress, this.#deps.trustProxy === true)
-    recordAccess(this.#deps.metrics, post.log, post.reqId, { ...access, ...client }, secondsSince(this.#started))
+    recordAccess(this.#deps.metrics, post.log, post.reqId, access, secondsSince(this.#started), client)
   }
 }
 

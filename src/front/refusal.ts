@@ -46,5 +46,5 @@ export function refuse(reply: FastifyReply, error: GatewayError): void {
   const limit = LIMIT_OF[error.code]
   if (limit !== undefined) request.server.metrics.limits.countRefusal(limit, '')
   const client = clientFields(request.headers, request.socket.remoteAddress, request.server.accessLog.trustProxy)
-  recordAccess(request.server.metrics, request.log, request.id, { code: error.code, rpcCode: error.rpcCode, outcome, status, ...client }, reply.elapsedTime / 1000)
+  recordAccess(request.server.metrics, request.log, request.id, { code: error.code, rpcCode: error.rpcCode, outcome, status }, reply.elapsedTime / 1000, client)
 }

@@ -10,7 +10,7 @@ import type { Logger } from './logger.ts'
 
 export const ACCESS_MESSAGE = 'mcp request'
 type Fields = Record<string, unknown>
-type LineWriter = (fields: Fields) => void
+type LineWriter = (parts: readonly object[]) => void
 
 const SYM = pino.symbols
 const HOOKS = Symbol.for('pino.hooks')
@@ -40,6 +40,21 @@ export function fieldsText(fields: Fields): string | undefined {
   return text
 }
 
+function partsText(parts: readonly object[]): string | undefined {
+  let text = ''
+  for (const part of parts) {
+    const more = fieldsText(part as Fields)
+    if (more === undefined) return undefined
+    text += more
+  }
+  return text
+}
+
+// The parts merged, for a writer that is not this one.
+function merged(parts: readonly object[]): object {
+  return parts.length === 1 ? parts[0] : Object.assign({}, ...parts)
+}
+
 // pino's internals are reached through its exported symbols only.
 interface PinoInternals {
   [key: symbol]: unknown
@@ -49,7 +64,7 @@ interface PinoInternals {
 const SAMPLE: Fields = { reqId: 'r-1', rpcMethod: 'tools/call', rpcId: 7, tool: 'a "quoted" \\ name', outcome: 'ok', status: 200, durationMs: 1.25 }
 
 function createWriter(logger: Logger): LineWriter {
-  const fallback: LineWriter = (fields) => logger.info(fields, ACCESS_MESSAGE)
+  const fallback: LineWriter = (parts) => logger.info(merged(parts), ACCESS_MESSAGE)
   const internals = logger as unknown as PinoInternals
   const stream = internals[SYM.streamSym] as { write?: (line: string) => unknown; [NEEDS_METADATA]?: boolean } | undefined
   const asJson = internals[SYM.asJsonSym] as ((obj: Fields, msg: string, level: number, time: string) => string) | undefined
@@ -61,18 +76,20 @@ function createWriter(logger: Logger): LineWriter {
   if (head(',"time":0') + fieldsText(SAMPLE) + tail !== asJson.call(logger, SAMPLE, ACCESS_MESSAGE, INFO, ',"time":0')) return fallback
   const hook = (internals[HOOKS] as { streamWrite?: (line: string) => string } | undefined)?.streamWrite
   const time = internals[SYM.timeSym] as () => string
-  return (fields) => {
+  return (parts) => {
     if (!internals.isLevelEnabled!('info')) return
-    const text = fieldsText(fields)
-    if (text === undefined) return fallback(fields)
+    const text = partsText(parts)
+    if (text === undefined) return fallback(parts)
     const line = head(time.call(logger)) + text + tail
     stream.write!(hook ? hook(line) : line)
   }
 }
 
-// Writes the access line with `logger`, the same line logger.info(fields, 'mcp request') writes.
-export function writeAccessLine(logger: Logger, fields: Fields): void {
+// Writes the access line with `logger`: the fields of each part in turn, the same line
+// logger.info({ ...part1, ...part2 }, 'mcp request') writes, without merging them into one object
+// (parts never share a key).
+export function writeAccessLine(logger: Logger, ...parts: object[]): void {
   let writer = writers.get(logger)
   if (writer === undefined) writers.set(logger, (writer = createWriter(logger)))
-  writer(fields)
+  writer(parts)
 }

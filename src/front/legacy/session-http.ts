@@ -107,5 +107,5 @@ function account(deps: SessionHttpDeps, req: SessionHttpRequest, access: { outco
   const seconds = secondsSince(started)
   deps.metrics.observeRequest('other', access.outcome, seconds)
   const client = clientFields(req.headers, req.remoteAddress, deps.trustProxy === true)
-  writeAccessLine(req.log, { reqId: req.reqId, httpMethod: req.res.req.method, ...access, ...client, durationMs: Math.round(seconds * 1e6) / 1e3 })
+  writeAccessLine(req.log, { reqId: req.reqId, httpMethod: req.res.req.method }, access, client, { durationMs: Math.round(seconds * 1e6) / 1e3 })
 }

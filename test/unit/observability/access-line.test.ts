@@ -74,3 +74,17 @@ t.test('a plain pino logger is written without going through logger.info', async
   t.equal(infoCalls, 0)
   t.equal(lines.length, 1)
 })
+
+t.test('parts are written in turn, as their merge would be', async (t) => {
+  const parts = [{ reqId: 'r-9' }, { rpcMethod: 'tools/call', rpcId: 4, tool: undefined, outcome: 'ok' }, { remoteAddress: '127.0.0.1' }, { durationMs: 0.5 }]
+  const fast = capture()
+  const plain = capture()
+  writeAccessLine(fast.logger, ...parts)
+  plain.logger.info(Object.assign({}, ...parts), 'mcp request')
+  t.same(fast.lines, plain.lines)
+  const notPino = capture({ mixin: () => ({ zone: 'eu' }) })
+  const mixed = capture({ mixin: () => ({ zone: 'eu' }) })
+  writeAccessLine(notPino.logger, ...parts)
+  mixed.logger.info(Object.assign({}, ...parts), 'mcp request')
+  t.same(notPino.lines, mixed.lines, 'the fallback writes the merged fields')
+})
