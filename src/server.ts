@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     })
     // Every log line written out, in order, before the exit.
     void drained.then(async (code) => {
-      await app.settleLogs().catch(() => undefined)
+      // The logger itself failed: said on stderr, and the exit goes on.
+      await app.settleLogs().catch((err: unknown) => process.stderr.write(`mcp-gateway: could not write out the last log lines: ${String(err)}\n`))
       process.exit(code)
     })
   }

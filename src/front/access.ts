@@ -67,8 +67,8 @@ export function recordAccess(metrics: GatewayMetrics, log: Logger, reqId: string
   const long = isLong(rpcMethod) || isLong(rpcId) || isLong(tool) || isLong(prompt) || isLong(uri) || isLong(userAgent)
   const fields = long ? { ...access, ...client, rpcMethod: clipForLog(rpcMethod), rpcId: clipForLog(rpcId), tool: clipForLog(tool), prompt: clipForLog(prompt), uri: clipForLog(uri), userAgent: clipForLog(userAgent) } : access
   const duration = { durationMs: Math.round(seconds * 1e6) / 1e3 }
-  if (long || client === undefined) writeAccessLine(log, { reqId }, fields, duration)
-  else writeAccessLine(log, { reqId }, fields, client, duration)
+  // A clipped line already holds the client fields.
+  writeAccessLine(log, { reqId }, fields, long ? undefined : client, duration)
 }
 
 // A JSON-RPC error response: with the request's id when it was readable, else without one.

@@ -10,7 +10,7 @@ import type { Logger } from './logger.ts'
 
 export const ACCESS_MESSAGE = 'mcp request'
 type Fields = Record<string, unknown>
-type LineWriter = (parts: readonly object[]) => void
+type LineWriter = (parts: readonly (object | undefined)[]) => void
 
 const SYM = pino.symbols
 const HOOKS = Symbol.for('pino.hooks')
@@ -40,9 +40,10 @@ export function fieldsText(fields: Fields): string | undefined {
   return text
 }
 
-function partsText(parts: readonly object[]): string | undefined {
+function partsText(parts: readonly (object | undefined)[]): string | undefined {
   let text = ''
   for (const part of parts) {
+    if (part === undefined) continue
     const more = fieldsText(part as Fields)
     if (more === undefined) return undefined
     text += more
@@ -51,8 +52,8 @@ function partsText(parts: readonly object[]): string | undefined {
 }
 
 // The parts merged, for a writer that is not this one.
-function merged(parts: readonly object[]): object {
-  return parts.length === 1 ? parts[0] : Object.assign({}, ...parts)
+function merged(parts: readonly (object | undefined)[]): object {
+  return parts.length === 1 && parts[0] !== undefined ? parts[0] : Object.assign({}, ...parts)
 }
 
 // pino's internals are reached through its exported symbols only.
@@ -87,8 +88,8 @@ function createWriter(logger: Logger): LineWriter {
 
 // Writes the access line with `logger`: the fields of each part in turn, the same line
 // logger.info({ ...part1, ...part2 }, 'mcp request') writes, without merging them into one object
-// (parts never share a key).
-export function writeAccessLine(logger: Logger, ...parts: object[]): void {
+// (parts never share a key; an undefined part is skipped).
+export function writeAccessLine(logger: Logger, ...parts: (object | undefined)[]): void {
   let writer = writers.get(logger)
   if (writer === undefined) writers.set(logger, (writer = createWriter(logger)))
   writer(parts)
