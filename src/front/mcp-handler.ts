@@ -59,14 +59,14 @@ export async function handleMcpPost(deps: McpHandlerDeps, post: McpPost): Promis
     const exchange = new Exchange(deps, post)
     // Bodies may hold secrets (tool arguments): only ever at debug.
     post.log.debug({ reqId: post.reqId, body: post.body }, 'mcp request body')
-    deps.inFlight?.add(exchange)
+    const entry = deps.inFlight?.add(exchange)
     let access: Access
     try {
       access = await answer(deps, post, exchange.stream)
     } catch (err) {
       access = failInternally(post, exchange.stream, err)
     }
-    deps.inFlight?.delete(exchange)
+    if (entry !== undefined) deps.inFlight?.delete(entry)
     exchange.account(access)
   } catch (err) {
     post.log.error({ reqId: post.reqId, err }, 'unhandled error after the MCP handler')
