@@ -1,11 +1,11 @@
 // Request factories for the load scenarios and the table rows built from their measures.
 import type { Pool } from 'undici'
 import type { BenchContext, Target } from './context.ts'
-import type { LoadTarget, TargetMeasure } from './load-scenario.ts'
+import type { LoadTarget, RoundFigures, TargetMeasure } from './load-scenario.ts'
 import {
   createLegacyInitialize, createLegacyRequest, createLegacyToolCall, createModernToolCall, type LegacySession, type OutgoingRequest
 } from './mcp-messages.ts'
-import type { Cell, Column } from './report.ts'
+import type { Cell, Column, RatioLine } from './report.ts'
 import { describeFailure, exchange, isResult } from './rpc-exchange.ts'
 import { summarizeNs } from './stats.ts'
 
@@ -83,4 +83,21 @@ export function describeProblems(measures: TargetMeasure[]): string[] {
 
 export function findRow(rows: Record<string, Cell>[], target: string): Record<string, Cell> {
   return rows.find((row) => row.target === target) ?? {}
+}
+
+// a's figure over b's, round by round, and the median of those ratios. The two sides of a pair
+// were measured in the same pass, seconds apart, so a slow spell of the machine (on a shared VM
+// the same process runs up to 2x slower from one round to the next) weighs on one pair, not on
+// the whole sum as in the table's figures. Shown beside the summed ratios, never instead of them.
+export function createMedianRoundRatio(label: string, a: TargetMeasure, b: TargetMeasure, figure: keyof RoundFigures): RatioLine {
+  const pairs = Math.min(a.rounds.length, b.rounds.length)
+  const ratios: number[] = []
+  for (let i = 0; i < pairs; i++) {
+    const ratio = a.rounds[i][figure] / b.rounds[i][figure]
+    if (Number.isFinite(ratio)) ratios.push(ratio)
+  }
+  if (ratios.length === 0) return { label, value: null }
+  ratios.sort((x, y) => x - y)
+  const mid = ratios.length >> 1
+  return { label: `${label}, median of ${ratios.length} paired round${ratios.length === 1 ? "" : "s"}`, value: ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2 }
 }

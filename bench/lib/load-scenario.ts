@@ -43,6 +43,13 @@ export interface TargetMeasure {
   latenciesNs: Float64Array
   eventLatenciesNs: Float64Array
   firstError?: string
+  // Each round's own figures, in round order (lib/load-rows.ts pairs them across targets).
+  rounds: RoundFigures[]
+}
+
+export interface RoundFigures {
+  cpuUsPerReq: number
+  rps: number
 }
 
 interface Running {
@@ -84,7 +91,11 @@ async function measureRound(ctx: BenchContext, running: Running, plan: LoadPlan)
   const cpu = (): number => pids.reduce((sum, pid) => sum + ctx.proc.cpuMicros(pid), 0)
   const cpuBefore = cpu()
   const result = await runLoad({ ...spec, onNotification })
-  running.measure.cpuMicros += cpu() - cpuBefore
+  const cpuMicros = cpu() - cpuBefore
+  running.measure.cpuMicros += cpuMicros
+  // A round with no call completed is kept (as NaN) so that round i stays round i.
+  const done = result.completed > 0
+  running.measure.rounds.push({ cpuUsPerReq: done ? cpuMicros / result.completed : NaN, rps: done ? result.completed / (result.elapsedNs / 1e9) : NaN })
   running.measure.completed += result.completed
   running.measure.errors += result.errors
   running.measure.elapsedNs += result.elapsedNs
@@ -96,7 +107,7 @@ function createMeasure(slot: TargetSlot): TargetMeasure {
   const empty = new Float64Array(0)
   return {
     name: slot.name, target: slot.target, reason: slot.reason, note: slot.note,
-    completed: 0, errors: 0, elapsedNs: 0, cpuMicros: 0, latenciesNs: empty, eventLatenciesNs: empty
+    completed: 0, errors: 0, elapsedNs: 0, cpuMicros: 0, latenciesNs: empty, eventLatenciesNs: empty, rounds: []
   }
 }
 

@@ -8,7 +8,7 @@ import { Client } from 'undici'
 import type { BenchContext, Target, TargetSlot } from '../lib/context.ts'
 import { startHttpBackend } from '../lib/fixture-targets.ts'
 import { createHttpEntry, startGateway } from '../lib/gateway-target.ts'
-import { createCallFactory, createLoadRow, describeProblems, findRow, LOAD_COLUMNS } from '../lib/load-rows.ts'
+import { createCallFactory, createLoadRow, createMedianRoundRatio, describeProblems, findRow, LOAD_COLUMNS } from '../lib/load-rows.ts'
 import { runAlternating, type LoadTarget } from '../lib/load-scenario.ts'
 import { startOtlpSink } from '../lib/otlp-sink.ts'
 import { createLoadPlan } from '../lib/plans.ts'
@@ -71,6 +71,7 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
     const measures = await runAlternating(ctx, entries, plan)
     const rows = measures.map((measure) => createLoadRow(ctx, measure))
     const [off, passOn, spans, traced] = ['gateway', PASS_ON, SPANS, TRACED].map((name) => findRow(rows, name))
+    const measured = (name: string) => measures.find((measure) => measure.name === name)!
     const calls = (await servedCalls(started[2].target)) + (await servedCalls(started[3].target))
     // Stopped before the sink: what is still queued is exported at shutdown.
     await Promise.all(started.splice(0).map((slot) => slot.target?.handle.stop()))
@@ -83,6 +84,8 @@ export async function runToolsCallTraced(ctx: BenchContext): Promise<ScenarioRep
       ratios: [
         createRatio('traceparent passed on / off CPU per call', passOn.cpuUsPerReq ?? null, off.cpuUsPerReq ?? null, { text: '<= 1.05', check: (v) => v <= 1.05 }),
         createRatio('spans on / off CPU per call', spans.cpuUsPerReq ?? null, off.cpuUsPerReq ?? null, { text: '<= 1.2', check: (v) => v <= 1.2 }),
+        createMedianRoundRatio('traceparent passed on / off CPU per call', measured(PASS_ON), measured('gateway'), 'cpuUsPerReq'),
+        createMedianRoundRatio('spans on / off CPU per call', measured(SPANS), measured('gateway'), 'cpuUsPerReq'),
         createRatio('spans and metrics (SDK defaults) / off CPU per call', traced.cpuUsPerReq ?? null, off.cpuUsPerReq ?? null),
         createRatio('otel on / off throughput', traced.rps ?? null, off.rps ?? null),
         createRatio('otel on / off p50 latency', traced.p50Ms ?? null, off.p50Ms ?? null),
