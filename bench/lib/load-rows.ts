@@ -99,5 +99,5 @@ export function createMedianRoundRatio(label: string, a: TargetMeasure, b: Targe
   if (ratios.length === 0) return { label, value: null }
   ratios.sort((x, y) => x - y)
   const mid = ratios.length >> 1
-  return { label: `${label}, median of ${ratios.length} paired round${ratios.length === 1 ? "" : "s"}`, value: ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2 }
+  return { label: `${label}, median of ${ratios.length} paired round${ratios.length === 1 ? '' : 's'}`, value: ratios.length % 2 === 1 ? ratios[mid] : (ratios[mid - 1] + ratios[mid]) / 2 }
 }
