@@ -32,13 +32,3 @@ t.test('a request deleted twice is counted once', async (t) => {
   t.equal(inFlight.size, 1)
   t.same(inFlight.cutAll('stop'), [{ reqId: 'b' }], 'b is still there')
 })
-
-t.test('a left entry points at no other: nothing dead keeps a live request reachable', async (t) => {
-  const inFlight = new InFlight()
-  const [a, b, c] = ['a', 'b', 'c'].map((id) => inFlight.add(request(id, [])))
-  inFlight.delete(b)
-  t.equal(b.prev, undefined)
-  t.equal(b.next, undefined)
-  t.equal(a.next, c, 'its neighbours are linked to each other')
-  t.equal(c.prev, a)
-})
