@@ -113,14 +113,20 @@ export class Catalog {
     return own !== undefined && (anyAge || this.#isFresh(own)) ? own : undefined
   }
 
+  // True (and the miss remembered) when `list` lacking `name` calls for no refetch: the name
+  // already missed in this list, or the list is younger than minRefreshMs. Synchronous, so the
+  // call path can pass on to the next backend without waiting (routing/resolve.ts).
+  settledMiss(list: CachedList, name: string): boolean {
+    if (!list.misses?.has(name) && this.#now() - list.fetchedAt >= this.#store.minRefreshMs) return false
+    noteMiss(list, name)
+    return true
+  }
+
   // CACHE-9: `list` lacks `name`, which may be news: the list refetched (shared with concurrent
   // callers), unless the name already missed in this list or the list is younger than
   // minRefreshMs. Resolves with the list to look in again, or undefined when nothing was refetched.
   async refreshForMiss(backend: Backend, kind: ListKind, list: CachedList, name: string): Promise<CachedList | undefined> {
-    if (list.misses?.has(name) || this.#now() - list.fetchedAt < this.#store.minRefreshMs) {
-      noteMiss(list, name)
-      return undefined
-    }
+    if (this.settledMiss(list, name)) return undefined
     const fresh = await this.#fetch(backend, kind, this.#ownKey(listKey(backend.name, kind.id)))
     if (!findItem(fresh, 'name', name)) noteMiss(fresh, name)
     return fresh

@@ -79,9 +79,10 @@ export function resolveName(deps: ResolveDeps, query: NameQuery): Target | Promi
   return resolveCached(deps, query) ?? resolveFetching(deps, query)
 }
 
-// The common case without waiting: the first candidate that is up has its list cached and the
-// name in it. Anything else (no copy yet, a miss that may call for a refetch) takes the full path,
-// which visits the candidates in the same order.
+// The common case without waiting: the candidates that are up have their lists cached, and the
+// first to name the item owns it; a list that lacks it is passed over as the full path would (a
+// settled miss: no refetch due). Anything else (no copy yet, a miss that calls for a refetch, no
+// owner at all) takes the full path, which visits the candidates in the same order.
 function resolveCached(deps: ResolveDeps, query: NameQuery): Target | undefined {
   const kind = listKind(query.kind)
   for (const { entry, name } of deps.backends.candidates(query.name)) {
@@ -89,8 +90,10 @@ function resolveCached(deps: ResolveDeps, query: NameQuery): Target | undefined 
     // A backend that is down is passed over by the full path too (fetchList).
     if (!entry.backend.status().up) continue
     const list = deps.catalog.cached(entry.backend, kind)
-    const item = list && findItem(list, 'name', name)
-    return item ? { entry, name, item } : undefined
+    if (list === undefined) return undefined
+    const item = findItem(list, 'name', name)
+    if (item) return { entry, name, item }
+    if (!deps.catalog.settledMiss(list, name)) return undefined
   }
   return undefined
 }

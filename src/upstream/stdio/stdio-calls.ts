@@ -112,11 +112,12 @@ export class CallRouter {
       wantsLogs: getMeta(call.params)?.[META.logLevel] !== undefined, asking: 0, deadline: new CallSignal(call.signal, timeoutMs),
       ...settle,
     }
-    // CANCEL-3, CANCEL-8: an abort and the hard per-call timeout are both cancelled upstream.
-    entry.deadline.signal.addEventListener('abort', () => {
+    // CANCEL-3, CANCEL-8: an abort and the hard per-call timeout are both cancelled upstream (the
+    // deadline's own listener: no AbortController per call, as on the HTTP path).
+    entry.deadline.onAbort(() => {
       if (entry.deadline.timedOut) this.#cancel(entry, BACKEND_FAILURE.timeout, `no answer within ${timeoutMs} ms`)
       else this.#cancel(entry, BACKEND_FAILURE.aborted, describeAbortReason(call.signal.reason))
-    }, { once: true })
+    })
     this.#byId.set(entry.id, entry)
     if (entry.token !== undefined) this.#byToken.set(entry.token, entry)
     session.request({ id: entry.id, method: call.method, params: rewrite.params }, (reply) => this.#settle(entry, reply))

@@ -129,6 +129,22 @@ t.test('resolveName: a cached list answers without a fetch, in candidate order; 
   t.equal(listFetches(a), 1, 'a down: never asked')
 })
 
+t.test('resolveName: a name on a later backend answers at once when the earlier lists settle the miss (no refetch due)', async (t) => {
+  const a = createFakeBackend('a', { lists: TOOL })
+  const b = createFakeBackend('b', { lists: { tools: [{ name: 'other' }] } })
+  const d = deps(entryOf(a), entryOf(b))
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'other' })), { owner: 'b' }, 'first lookup fetches both lists')
+  const cached = resolveNow(d, { kind: 'tools', name: 'other' })
+  t.notOk(cached instanceof Promise, 'within minRefreshMs: a lacks it, b has it → answered without waiting')
+  t.equal((cached as Target).entry.backend.name, 'b')
+  d.clock.now += MIN_REFRESH_MS
+  t.same(await outcome(resolveName(d, { kind: 'tools', name: 'other' })), { owner: 'b' }, 'the name already missed in a → still b')
+  t.equal(listFetches(a), 1, 'a miss remembered in a list is never a reason to refetch it (CACHE-9 negative cache)')
+  const unknown = resolveNow(d, { kind: 'tools', name: 'nope' })
+  t.ok(unknown instanceof Promise, 'no owner at all → the full path, which reports it')
+  t.same(await outcome(Promise.resolve(unknown)), { code: 'MCP_GATEWAY_TOOL_UNKNOWN' })
+})
+
 t.test('resolveUri', async (t) => {
   const listed = { resources: [{ uri: 'file:///a' }] }
   const templated = { resourceTemplates: [{ uriTemplate: 'file:///t/{name}' }] }
