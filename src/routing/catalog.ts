@@ -113,7 +113,7 @@ export class Catalog {
     return own !== undefined && (anyAge || this.#isFresh(own)) ? own : undefined
   }
 
-  // True (and the miss remembered) when `list` lacking `name` calls for no refetch: the name
+  // CACHE-9: true (and the miss remembered) when `list` lacking `name` calls for no refetch: the name
   // already missed in this list, or the list is younger than minRefreshMs. Synchronous, so the
   // call path can pass on to the next backend without waiting (routing/resolve.ts).
   settledMiss(list: CachedList, name: string): boolean {
