@@ -74,7 +74,7 @@ async function runAll(options: BenchOptions): Promise<void> {
   armWatchdog(group)
   const machine = describeMachine()
   const startedMs = Date.now()
-  const mode = [options.quick ? 'quick' : '', options.cpuProf ? 'gateway profiled' : ''].filter(Boolean).join(', ')
+  const mode = [options.quick ? 'quick' : '', options.rounds === undefined ? '' : `${options.rounds} rounds`, options.cpuProf ? 'gateway profiled' : ''].filter(Boolean).join(', ')
   const where = `${machine.cores} × ${machine.cpuModel}, Node ${machine.node}`
   process.stdout.write(`mcp-gateway bench${mode === '' ? '' : ` (${mode})`}: scenarios ${options.scenarios.join(', ')} on ${where}\n`)
   const outcomes: ScenarioOutcome[] = []

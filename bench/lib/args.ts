@@ -1,14 +1,17 @@
-// Command line: `npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]`.
+// Command line: `npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--rounds N] [--cpu-prof]`.
 import type { BenchOptions } from './context.ts'
 
 export const ALL_SCENARIOS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const
 const DEFAULT_CONNECTIONS = 32
 const MAX_CONNECTIONS = 1_024
+const MAX_ROUNDS = 50
 
-export const USAGE = `usage: npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--cpu-prof]
+export const USAGE = `usage: npm run bench -- [--quick] [--scenario N[,M]]... [--connections N] [--rounds N] [--cpu-prof]
   --quick          short runs (about a minute in all)
   --scenario N     run only scenario N (1..12); repeat or comma-separate for several
   --connections N  concurrent connections for scenarios 1, 2, 7, 9, 10 and 11 (default ${DEFAULT_CONNECTIONS})
+  --rounds N       measured rounds per target in the load scenarios 1, 2, 4, 7, 10, 11 and 12 (default 3, or 1
+                   with --quick): more rounds give the medians of paired rounds more pairs on a noisy machine
   --cpu-prof       profile the gateway and the bare forwarder (node --cpu-prof) into bench/results/profiles/`
 
 function parseScenarios(text: string): number[] {
@@ -19,9 +22,9 @@ function parseScenarios(text: string): number[] {
   return ids
 }
 
-function parseConnections(text: string | undefined): number {
+function parseCount(flag: string, text: string, max: number): number {
   const value = Number(text)
-  if (!Number.isInteger(value) || value < 1 || value > MAX_CONNECTIONS) throw new Error(`--connections must be 1..${MAX_CONNECTIONS}`)
+  if (!Number.isInteger(value) || value < 1 || value > max) throw new Error(`${flag} must be 1..${max}`)
   return value
 }
 
@@ -33,7 +36,7 @@ function readValue(args: string[], index: number, flag: string): string {
 }
 
 export function parseArgs(args: string[]): BenchOptions & { help: boolean } {
-  const options = { quick: false, scenarios: [] as number[], connections: DEFAULT_CONNECTIONS, cpuProf: false, help: false }
+  const options = { quick: false, scenarios: [] as number[], connections: DEFAULT_CONNECTIONS, rounds: undefined as number | undefined, cpuProf: false, help: false }
   for (let i = 0; i < args.length; i++) {
     const flag = args[i].split('=')[0]
     const takesValue = !args[i].includes('=')
@@ -41,9 +44,10 @@ export function parseArgs(args: string[]): BenchOptions & { help: boolean } {
     else if (flag === '--cpu-prof') options.cpuProf = true
     else if (flag === '--help' || flag === '-h') options.help = true
     else if (flag === '--scenario') options.scenarios.push(...parseScenarios(readValue(args, i, flag)))
-    else if (flag === '--connections') options.connections = parseConnections(readValue(args, i, flag))
+    else if (flag === '--connections') options.connections = parseCount(flag, readValue(args, i, flag), MAX_CONNECTIONS)
+    else if (flag === '--rounds') options.rounds = parseCount(flag, readValue(args, i, flag), MAX_ROUNDS)
     else throw new Error(`unknown option ${args[i]}`)
-    if ((flag === '--scenario' || flag === '--connections') && takesValue) i++
+    if ((flag === '--scenario' || flag === '--connections' || flag === '--rounds') && takesValue) i++
   }
   if (options.scenarios.length === 0) options.scenarios = [...ALL_SCENARIOS]
   options.scenarios = [...new Set(options.scenarios)].sort((a, b) => a - b)

@@ -8,6 +8,8 @@ export interface BenchOptions {
   quick: boolean
   scenarios: number[]
   connections: number
+  // Measured rounds per target of the load scenarios (--rounds); undefined: the plan's default.
+  rounds?: number
   // Run the gateway with --cpu-prof (profiles in bench/results/profiles/).
   cpuProf: boolean
 }

@@ -6,7 +6,7 @@ const MAX_REQUESTS_PER_RUN = 500_000
 
 export function createLoadPlan(options: BenchOptions, overrides: Partial<LoadPlan> = {}): LoadPlan {
   return {
-    rounds: options.quick ? 1 : 3,
+    rounds: options.rounds ?? (options.quick ? 1 : 3),
     durationMs: options.quick ? 1_000 : 4_000,
     warmupMs: options.quick ? 200 : 500,
     firstWarmupMs: options.quick ? 500 : 3_000,
