@@ -14,7 +14,8 @@ t.test('no options: every scenario, the default rounds', async (t) => {
 t.test('--rounds sets the measured rounds of the load plans, in both spellings', async (t) => {
   const spaced = parseArgs(['--scenario', '1', '--rounds', '10'])
   t.equal(spaced.rounds, 10)
-  t.same(spaced.scenarios, [1], 'the value after --rounds is not read as another flag')
+  t.same(spaced.scenarios, [1], 'each value is taken by its own flag')
+  t.same(parseArgs(['--rounds', '10', '--scenario', '1']).scenarios, [1], 'the value after --rounds is not read as an option (it would throw)')
   t.equal(createLoadPlan(spaced).rounds, 10)
   t.equal(createLoadPlan({ ...spaced, quick: true }).rounds, 10, 'an explicit count wins over --quick')
   t.equal(parseArgs(['--rounds=4']).rounds, 4)
