@@ -7,6 +7,7 @@ import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError,
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import { ResultSplicer } from '../protocol/result-splice.ts'
+import type { ResultScan } from '../protocol/result-scan.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError, type UpstreamReply } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
@@ -238,11 +239,13 @@ export class Router {
   // input_required result checked and sealed (MRTR-1).
   #answer(valid: ValidRequest, forward: Forward, reply: UpstreamReply): RouteReply {
     if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
-    const result = reply.result
-    if (result.resultType !== RESULT_TYPE.inputRequired) return this.#complete(valid, result, reply.text)
+    const { scan } = reply
+    const resultType = scan === undefined ? reply.result.resultType : scan.resultType
+    if (resultType !== RESULT_TYPE.inputRequired) return scan === undefined ? this.#complete(valid, reply.result) : this.#spliced(valid, reply, scan)
     if (!valid.spec.mrtr || !forward.binding) {
       throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
     }
+    const result = reply.result
     const capabilities = valid.meta[META.clientCapabilities] as JsonObject
     checkInputRequired(result, capabilities, forward.entry.backend.name)
     return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result))
@@ -276,17 +279,20 @@ export class Router {
     return { resultType: RESULT_TYPE.inputRequired, inputRequests: round.inputRequests, requestState }
   }
 
-  // Stamped by splicing the backend's text when there is one and it is plain (result-splice.ts),
-  // else parsed, stamped and serialised later.
-  #complete(valid: ValidRequest, result: JsonObject, text?: string): RouteReply {
-    const { serverInfo } = this.#deps
-    const { cacheable } = valid.spec
-    const stamp = (): JsonObject => {
-      const stamped = stampResult(result, serverInfo)
-      return cacheable ? stampCacheHints(stamped) : stamped
-    }
-    const toolError = result.isError === true
-    const json = text === undefined ? undefined : this.#splicer.splice(text, result, cacheable)
-    return json === undefined ? { ok: true, result: stamp(), toolError } : new SplicedReply(json, stamp, toolError)
+  #stamp(valid: ValidRequest, result: JsonObject): JsonObject {
+    const stamped = stampResult(result, this.#deps.serverInfo)
+    return valid.spec.cacheable ? stampCacheHints(stamped) : stamped
+  }
+
+  #complete(valid: ValidRequest, result: JsonObject): RouteReply {
+    return { ok: true, result: this.#stamp(valid, result), toolError: result.isError === true }
+  }
+
+  // Stamped by splicing the backend's text (result-splice.ts); the stamped object is built only
+  // when something asks for it.
+  #spliced(valid: ValidRequest, reply: { result: JsonObject }, scan: ResultScan): RouteReply {
+    const json = this.#splicer.splice(scan, valid.spec.cacheable)
+    if (json === undefined) return this.#complete(valid, reply.result)
+    return new SplicedReply(json, () => this.#stamp(valid, reply.result), scan.isError)
   }
 }

@@ -3,6 +3,7 @@
 import type { Principal } from '../auth/principal.ts'
 import type { JsonObject, JsonRpcErrorObject, JsonRpcNotification } from '../protocol/jsonrpc.ts'
 import type { CancelSignal } from './shared/cancel-signal.ts'
+import type { ResultScan } from '../protocol/result-scan.ts'
 
 export const ERA = { modern: 'modern', legacy: 'legacy', unknown: 'unknown' } as const
 export type Era = (typeof ERA)[keyof typeof ERA]
@@ -37,11 +38,31 @@ export interface ServerRequest {
 export type ServerAnswer = { result: JsonObject } | { error: JsonRpcErrorObject }
 
 // What a backend answered: a result object or a JSON-RPC error it returned (passed through). An
-// HTTP backend's result also keeps the reply message's text as it came (already parsed into
-// `result`), so that the result can be passed on by splicing (protocol/result-splice.ts).
+// HTTP backend's result may come as a `scan` of the reply's text (protocol/result-scan.ts), read
+// without JSON.parse so that it can be passed on by splicing (protocol/result-splice.ts); its
+// `result` is then built only when something asks for the object.
 export type UpstreamReply =
-  | { ok: true; result: JsonObject; text?: string }
+  | { ok: true; result: JsonObject; scan?: ResultScan; toolError?: boolean }
   | { ok: false; error: JsonRpcErrorObject }
+
+// A result read by scanning (a class: the getter is the prototype's). `toolError`: the result says
+// `isError: true`, read without building it.
+export class ScannedReply {
+  readonly ok = true
+  readonly scan: ResultScan
+  readonly toolError: boolean
+  #result: JsonObject | undefined
+
+  constructor(scan: ResultScan, result?: JsonObject) {
+    this.scan = scan
+    this.toolError = scan.isError
+    this.#result = result
+  }
+
+  get result(): JsonObject {
+    return (this.#result ??= this.scan.parseResult())
+  }
+}
 
 export interface BackendStatus {
   name: string

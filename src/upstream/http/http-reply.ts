@@ -4,7 +4,8 @@
 // own requests on the stream go to `onServerRequest` (LEGACY-C5), and are dropped without one.
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, JsonRpcNotification } from '../../protocol/jsonrpc.ts'
 import { isJsonObject } from '../../protocol/jsonrpc.ts'
-import type { UpstreamReply } from '../backend.ts'
+import { ScannedReply, type UpstreamReply } from '../backend.ts'
+import { scanResponse } from '../../protocol/result-scan.ts'
 import { BadReplyError, isEventStream, isJsonContent, parseJsonBody, readSse } from './reply-reader.ts'
 import { meterBody, type ReplyMeter } from '../shared/reply-budget.ts'
 
@@ -124,14 +125,14 @@ function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<
   return meter === undefined ? body : meterBody(body, meter)
 }
 
-const LONE_OBJECT = /^\s*\{/
-
-// A lone reply object keeps its text (for splicing); NDJSON lines and batches do not.
+// A lone result for this request is read by scanning, without JSON.parse (result-scan.ts); any
+// other body (an error, NDJSON lines, a batch, notifications first) is parsed.
 function jsonReply(text: string, options: ReplyOptions): UpstreamReply | undefined {
-  const messages = parseJsonBody(text)
-  for (const message of messages) {
+  const scan = scanResponse(text, JSON.stringify(options.id))
+  if (scan !== undefined) return new ScannedReply(scan)
+  for (const message of parseJsonBody(text)) {
     const reply = route(message, options)
-    if (reply) return reply.ok && messages.length === 1 && LONE_OBJECT.test(text) ? { ok: true, result: reply.result, text } : reply
+    if (reply) return reply
   }
   return undefined
 }
@@ -145,7 +146,8 @@ function readStream(body: ReplyBody, options: ReplyOptions): Promise<UpstreamRep
       options.meter?.releaseHeld()
       if (found) return false
       found = route(message, options)
-      if (found?.ok) found = { ok: true, result: found.result, text }
+      const scan = found?.ok ? scanResponse(text, JSON.stringify(options.id)) : undefined
+      if (scan !== undefined) found = new ScannedReply(scan, (found as { result: JsonObject }).result)
       if (found) resolve(found)
       return false
     }

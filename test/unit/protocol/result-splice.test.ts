@@ -1,16 +1,29 @@
 // Result stamping by splicing (RPC-6, META-5, CACHE-1): the spliced text must mean exactly what the
 // slow path (stampResult + stampCacheHints) would have written, keep the backend's bytes of
-// everything else, and anything unusual must answer undefined (the slow path).
+// everything else, and anything unusual must answer undefined (the slow path). The text is read by
+// result-scan.ts (its own checks: result-scan.test.ts).
 import t from 'tap'
 import { ResultSplicer, resultMessageText } from '../../../src/protocol/result-splice.ts'
+import { scanResponse } from '../../../src/protocol/result-scan.ts'
 import { stampCacheHints, stampResult } from '../../../src/protocol/result.ts'
 
 const SERVER_INFO = { name: 'mcp-gateway', version: '0.1.0' }
 const OPTIONS = { cacheable: false }
 const CACHEABLE = { cacheable: true }
 const splicer = new ResultSplicer(SERVER_INFO)
-const spliceResult = (text: string, result: Record<string, unknown>, options: { cacheable: boolean }): string | undefined =>
-  splicer.splice(text, result, options.cacheable)
+// The id the reply is expected to answer: the envelope's own where the text parses.
+const ID_TEXT = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?[\d.eE+-]+)/
+function expectedId(text: string): string {
+  try {
+    return JSON.stringify((JSON.parse(text) as { id?: unknown }).id ?? null)
+  } catch {
+    return ID_TEXT.exec(text)?.[1] ?? 'null'
+  }
+}
+const spliceResult = (text: string, _result: Record<string, unknown>, options: { cacheable: boolean }): string | undefined => {
+  const scan = scanResponse(text, expectedId(text))
+  return scan === undefined ? undefined : splicer.splice(scan, options.cacheable)
+}
 
 type Result = Record<string, unknown>
 

@@ -86,7 +86,8 @@ t.test('readReply: bodies as undici gives them', async (t) => {
   }
 })
 
-// The text a result is spliced from (protocol/result-splice.ts): the lone message as it came.
+// The text a result is spliced from (protocol/result-splice.ts): the lone message as it came,
+// read by scanning (protocol/result-scan.ts).
 t.test('readReply: a result keeps its message text only when it came alone', async (t) => {
   const lone = ` ${JSON.stringify(result('a'))}\n`
   const cases: Array<[string, HttpReply, string | undefined]> = [
@@ -97,7 +98,7 @@ t.test('readReply: a result keeps its message text only when it came alone', asy
   ]
   for (const [name, response, text] of cases) {
     const read = await readReply(response, { id: 'a', maxEventChars: 1_024 })
-    t.equal(read.ok ? read.text : 'not ok', text, name)
+    t.equal(read.ok ? read.scan?.text : 'not ok', text, name)
   }
 })
 
@@ -106,7 +107,7 @@ t.test('readReply: a stream body → read by its events; destroyed early or over
   const text = JSON.stringify(result('a'))
   const whole = Readable.from([Buffer.from(text.slice(0, 7)), Buffer.from(text.slice(7))], { objectMode: false })
   t.match(await readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: whole }, { id: 'a', maxEventChars: 1_024 }),
-    { ok: true, result: { ok: 1 }, text }, 'two chunks → the result, with its text')
+    { ok: true, result: { ok: 1 }, scan: { text } }, 'two chunks → the result, with its text')
   const cut = new Readable({ read() {} })
   cut.push(Buffer.from(text.slice(0, 5)))
   setImmediate(() => cut.destroy())
@@ -178,7 +179,7 @@ t.test('with a reply budget: a JSON reply over it fails naming the backend; SSE 
   const done = await readReply(reply(200, 'text/event-stream', [...events, sse(result('s'))]), {
     id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n),
   })
-  t.same(done, { ok: true, result: { ok: 1 }, text: JSON.stringify(result('s')) }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
+  t.match(done, { ok: true, result: { ok: 1 }, scan: { text: JSON.stringify(result('s')) } }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
   t.equal(notified.length, 50)
   t.equal(budget.inFlight, 0, 'released at the end')
 })
