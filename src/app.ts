@@ -38,7 +38,7 @@ import { LIMIT } from './observability/metrics.ts'
 import { GatewayError } from './errors.ts'
 import { refuse } from './front/refusal.ts'
 import { trackSilentConnections } from './front/silent-connections.ts'
-import { LogBatch } from './observability/log-batch.ts'
+import { bufferDestination, LogBatch } from './observability/log-batch.ts'
 import { frontServerOptions } from './front/tls.ts'
 import tlsReloadPlugin from '../plugins/tls-reload.ts'
 import pkg from '../package.json' with { type: 'json' }
@@ -73,7 +73,7 @@ const LOG_BATCH_CHARS = 16 * 1024
 const LOG_FLUSH_MS = 100
 const LOG_SETTLE_LIMIT_MS = 2_000
 function createLogger(config: GatewayConfig): { loggerInstance: Logger; settle: () => Promise<void>; release: () => void } {
-  const batch = new LogBatch(pino.destination({ dest: 1, sync: false }), { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS })
+  const batch = new LogBatch(bufferDestination(1), { batchChars: LOG_BATCH_CHARS, flushMs: LOG_FLUSH_MS })
   const logger = pino({ level: config.logLevel, redact: REDACT_PATHS, hooks: { streamWrite: capLogLine } }, batch)
   const flush = (): void => batch.flushSync()
   process.on('exit', flush)

@@ -1,13 +1,15 @@
-// Log lines collected in memory and handed to the real destination (pino's sonic-boom on stdout)
-// as one string per batch: once `batchChars` characters are waiting, or `flushMs` after the first
-// waiting line. sonic-boom measures the byte length of its whole pending buffer on every write
-// (and flattens it to do so), which costs more per line the more lines wait; handing it one string
-// per batch makes that once per batch. Lines are never reordered or dropped: `settle` writes
+// Log lines collected in memory and handed to the real destination (pino's sonic-boom on stdout,
+// in its buffer mode) as one UTF-8 buffer per batch: once `batchChars` characters are waiting, or
+// `flushMs` after the first waiting line. The batch is encoded once, here: given a string,
+// sonic-boom measures its byte length twice, fs.write encodes it, and sonic-boom encodes it again
+// once written (to slice what is left); given a buffer, it copies it once. Lines are never reordered or dropped: `settle` writes
 // everything out before a planned exit. `flushSync` is for an exit that cannot wait (a crash): it
 // writes what waits at once, but a batch the sink is still writing on the thread pool may then land
 // after it, or be lost.
+import { pino } from 'pino'
+
 export interface LogSink {
-  write(text: string): unknown
+  write(chunk: Buffer): unknown
   flushSync(): void
   // sonic-boom (async) emits 'drain' once it has written everything it was given.
   on?(event: 'drain', listener: () => void): unknown
@@ -58,7 +60,7 @@ export class LogBatch {
     this.#lines = []
     this.#chars = 0
     this.#sinkBusy = this.#sink.on !== undefined
-    this.#sink.write(text)
+    this.#sink.write(Buffer.from(text, 'utf8'))
   }
 
   // Everything written out, in order, waiting at most limitMs for the sink's own writes in flight
@@ -90,4 +92,9 @@ export class LogBatch {
     this.#timer = undefined
     this.flush()
   }
+}
+
+// pino's sonic-boom destination (asynchronous) in its buffer mode; its types name strings only.
+export function bufferDestination(dest: number | string): LogSink & NodeJS.EventEmitter & { end(): void } {
+  return pino.destination({ dest, sync: false, mkdir: false, contentMode: 'buffer' }) as unknown as LogSink & NodeJS.EventEmitter & { end(): void }
 }

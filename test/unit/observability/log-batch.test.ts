@@ -5,12 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { mock } from 'node:test'
-import { pino } from 'pino'
 import t from 'tap'
-import { LogBatch } from '../../../src/observability/log-batch.ts'
+import { bufferDestination, LogBatch } from '../../../src/observability/log-batch.ts'
 
-function sink(): { writes: string[]; syncs: number; write(text: string): void; flushSync(): void } {
-  const state = { writes: [] as string[], syncs: 0, write: (text: string) => void state.writes.push(text), flushSync: () => void state.syncs++ }
+function sink(): { writes: string[]; syncs: number; write(chunk: Buffer): void; flushSync(): void } {
+  const state = { writes: [] as string[], syncs: 0, write: (chunk: Buffer) => void state.writes.push(chunk.toString('utf8')), flushSync: () => void state.syncs++ }
   return state
 }
 
@@ -52,7 +51,7 @@ t.test('a waiting line goes out flushMs after it arrived (mocked timers)', async
 t.test('settle waits for the sink to drain what it is writing, then flushes synchronously', async (t) => {
   const events = new EventEmitter()
   const order: string[] = []
-  const out = { write: (text: string) => void order.push(`write ${text.trim()}`), flushSync: () => void order.push('flushSync'), on: events.on.bind(events), once: events.once.bind(events), off: events.off.bind(events) }
+  const out = { write: (chunk: Buffer) => void order.push(`write ${chunk.toString('utf8').trim()}`), flushSync: () => void order.push('flushSync'), on: events.on.bind(events), once: events.once.bind(events), off: events.off.bind(events) }
   const batch = new LogBatch(out, { batchChars: 1, flushMs: 60_000 })
   batch.write('first\n')
   const settled = batch.settle(60_000).then(() => order.push('settled'))
@@ -78,7 +77,7 @@ t.test('settle with real sonic-boom (async): every line in the file, in order', 
   const dir = mkdtempSync(join(tmpdir(), 'log-batch-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'out.log')
-  const destination = pino.destination({ dest: file, sync: false, mkdir: false })
+  const destination = bufferDestination(file)
   await once(destination, 'ready')
   const batch = new LogBatch(destination, { batchChars: 4096, flushMs: 60_000 })
   const lines = Array.from({ length: 5000 }, (_, i) => `${JSON.stringify({ n: i, pad: 'x'.repeat(40) })}\n`)
