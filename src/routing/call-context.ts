@@ -44,4 +44,6 @@ export interface Upstream {
   principal?: Principal
   // Who the call is counted against in the fair scheduler (callerKey).
   client: string
+  // The result goes on to the client (UpstreamCall.passOn).
+  passOn: boolean
 }

@@ -217,7 +217,7 @@ export class Router {
     const traced = ctx.trace?.upstream(forward.entry, valid.request.method, forward.params)
     const upstream: Upstream = {
       method: valid.request.method, params: traced ? traced.params(forward.params) : forward.params, headers: traced ? traced.headers(forward.headers) : forward.headers,
-      principal: forward.principal, client: callerKey(forward.principal, ctx.client),
+      principal: forward.principal, client: callerKey(forward.principal, ctx.client), passOn: true,
     }
     let reply: UpstreamReply
     // Only a legacy backend can ask mid-call; modern ones answer input_required themselves.

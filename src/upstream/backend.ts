@@ -28,6 +28,10 @@ export interface UpstreamCall {
   // MRTR bridging (LEGACY-C5): a legacy backend's elicitation/create, sampling/createMessage or
   // roots/list sent during this call is answered with what this resolves to. Absent → refused.
   onServerRequest?: (request: ServerRequest) => Promise<ServerAnswer>
+  // The result goes on to a client as it came, stamped by splicing (protocol/result-splice.ts):
+  // an HTTP backend's reply is then read without JSON.parse. Absent: the gateway's own use (lists,
+  // probes), which parses it.
+  passOn?: boolean
 }
 
 // A backend's own request to the client (2025-11-25 only), and the JSON-RPC answer it gets.

@@ -138,7 +138,7 @@ export class HttpBackend implements Backend {
     let response: HttpReply | undefined
     try {
       response = await this.#post(this.#pool, call, { id, abort: deadline, meter })
-      const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS, meter })
+      const reply = await readReply(response, { id, onNotification: call.onNotification, maxEventChars: MAX_EVENT_CHARS, meter, scan: call.passOn })
       this.#state.recordSuccess()
       return reply
     } catch (err) {

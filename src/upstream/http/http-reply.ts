@@ -16,6 +16,8 @@ export interface ReplyOptions {
   maxEventChars: number
   // The reply's share of the gateway's reply budget (README "Limits"); absent: not counted.
   meter?: ReplyMeter
+  // The result goes on to a client: read by scanning (result-scan.ts), to be spliced; else parsed.
+  scan?: boolean
 }
 
 // What the reader needs of an undici response (Dispatcher.ResponseData fits).
@@ -125,10 +127,10 @@ function metered(body: ReplyBody, meter: ReplyMeter | undefined): AsyncIterable<
   return meter === undefined ? body : meterBody(body, meter)
 }
 
-// A lone result for this request is read by scanning, without JSON.parse (result-scan.ts); any
-// other body (an error, NDJSON lines, a batch, notifications first) is parsed.
+// A lone result for this request that goes on to a client is read by scanning, without JSON.parse
+// (result-scan.ts); any other body (an error, NDJSON lines, a batch, notifications first) is parsed.
 function jsonReply(text: string, options: ReplyOptions): UpstreamReply | undefined {
-  const scan = scanResponse(text, JSON.stringify(options.id))
+  const scan = options.scan === true ? scanResponse(text, JSON.stringify(options.id)) : undefined
   if (scan !== undefined) return new ScannedReply(scan)
   for (const message of parseJsonBody(text)) {
     const reply = route(message, options)
@@ -146,7 +148,7 @@ function readStream(body: ReplyBody, options: ReplyOptions): Promise<UpstreamRep
       options.meter?.releaseHeld()
       if (found) return false
       found = route(message, options)
-      const scan = found?.ok ? scanResponse(text, JSON.stringify(options.id)) : undefined
+      const scan = found?.ok && options.scan === true ? scanResponse(text, JSON.stringify(options.id)) : undefined
       if (scan !== undefined) found = new ScannedReply(scan, (found as { result: JsonObject }).result)
       if (found) resolve(found)
       return false

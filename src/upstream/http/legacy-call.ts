@@ -57,7 +57,7 @@ export async function requestLegacy(session: LegacySession, call: UpstreamCall, 
   try {
     const { response } = await send(session, message, stream.signal, call.headers)
     return await readReply(response, {
-      id, onNotification: call.onNotification, onServerRequest: answerOnStream(session, call, options), maxEventChars: options.maxEventChars, meter: options.meter,
+      id, onNotification: call.onNotification, onServerRequest: answerOnStream(session, call, options), maxEventChars: options.maxEventChars, meter: options.meter, scan: call.passOn,
     })
   } catch (err) {
     throw toBackendError(options.backend, err, { aborted: call.signal.aborted, timedOut: deadline.timedOut })

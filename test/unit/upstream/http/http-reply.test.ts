@@ -97,16 +97,19 @@ t.test('readReply: a result keeps its message text only when it came alone', asy
     ['SSE → the final event\'s data', reply(200, 'text/event-stream', [sse(progress), sse(result('a'))]), JSON.stringify(result('a'))],
   ]
   for (const [name, response, text] of cases) {
-    const read = await readReply(response, { id: 'a', maxEventChars: 1_024 })
+    const read = await readReply(response, { id: 'a', maxEventChars: 1_024, scan: true })
     t.equal(read.ok ? read.scan?.text : 'not ok', text, name)
   }
+  // The gateway's own use of a result (a list page, a probe) parses it: nothing is scanned.
+  const own = await readReply(reply(200, 'application/json', [lone]), { id: 'a', maxEventChars: 1_024 })
+  t.same(own, { ok: true, result: { ok: 1 } }, 'without scan: parsed, no scan')
 })
 
 // A stream body (undici's is a Readable) is read by its events, not by async iteration.
 t.test('readReply: a stream body → read by its events; destroyed early or over the budget → fails, never hangs', async (t) => {
   const text = JSON.stringify(result('a'))
   const whole = Readable.from([Buffer.from(text.slice(0, 7)), Buffer.from(text.slice(7))], { objectMode: false })
-  t.match(await readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: whole }, { id: 'a', maxEventChars: 1_024 }),
+  t.match(await readReply({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: whole }, { id: 'a', maxEventChars: 1_024, scan: true }),
     { ok: true, result: { ok: 1 }, scan: { text } }, 'two chunks → the result, with its text')
   const cut = new Readable({ read() {} })
   cut.push(Buffer.from(text.slice(0, 5)))
@@ -177,7 +180,7 @@ t.test('with a reply budget: a JSON reply over it fails naming the backend; SSE 
   const events = Array.from({ length: 50 }, () => sse({ ...progress, params: { ...progress.params, message: 'p'.repeat(200) } }))
   const notified: unknown[] = []
   const done = await readReply(reply(200, 'text/event-stream', [...events, sse(result('s'))]), {
-    id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n),
+    id: 's', maxEventChars: 1 << 20, meter: budget.meter('stream'), onNotification: (n) => notified.push(n), scan: true,
   })
   t.match(done, { ok: true, result: { ok: 1 }, scan: { text: JSON.stringify(result('s')) } }, '50 events of 250 bytes (12 KB in all) through a 4 KB budget → the result')
   t.equal(notified.length, 50)
