@@ -2,10 +2,10 @@
 // in its buffer mode) as one UTF-8 buffer per batch: once `batchChars` characters are waiting, or
 // `flushMs` after the first waiting line. The batch is encoded once, here: given a string,
 // sonic-boom measures its byte length twice, fs.write encodes it, and sonic-boom encodes it again
-// once written (to slice what is left); given a buffer, it copies it once. Lines are never reordered or dropped: `settle` writes
-// everything out before a planned exit. `flushSync` is for an exit that cannot wait (a crash): it
-// writes what waits at once, but a batch the sink is still writing on the thread pool may then land
-// after it, or be lost.
+// once written (to slice what is left); given a buffer, it copies it once. Lines are never
+// reordered or dropped: `settle` writes everything out before a planned exit. `flushSync` is for an
+// exit that cannot wait (a crash): it writes what waits at once, but a batch the sink is still
+// writing on the thread pool may then land after it, or be lost.
 import { pino } from 'pino'
 
 export interface LogSink {
