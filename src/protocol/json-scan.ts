@@ -17,8 +17,9 @@ const DOT = 0x2e
 const ZERO = 0x30
 const NINE = 0x39
 const MAX_DEPTH = 64
-// After a backslash: " \ / b f n r t (u is checked apart).
-const SIMPLE_ESCAPES = new Set([0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74])
+// After a backslash: " \ / b f n r t (u is checked apart), as a table by character code.
+const SIMPLE_ESCAPES = new Uint8Array(128)
+for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1
 // A run of string characters that need no check (not a quote, a backslash or a control character).
 const PLAIN_RUN = /[^"\\\u0000-\u001f]*/y
 
@@ -39,13 +40,14 @@ function isHex(c: number): boolean {
 // `at` is past a backslash: the index after the escape, or -1.
 function scanEscape(text: string, at: number): number {
   const c = text.charCodeAt(at)
-  if (SIMPLE_ESCAPES.has(c)) return at + 1
+  if (SIMPLE_ESCAPES[c] === 1) return at + 1
   if (c !== 0x75) return -1
   for (let i = at + 1; i < at + 5; i++) if (!isHex(text.charCodeAt(i))) return -1
   return at + 5
 }
 
-// `at` is an opening quote. Short runs are read here; a long one is skipped by a sticky regex.
+// `at` is an opening quote. Short runs of plain characters are read here; once a run reaches 32,
+// the rest of it is skipped by a sticky regex.
 export function scanString(text: string, at: number): number {
   let i = at + 1
   let plain = 0
@@ -55,6 +57,7 @@ export function scanString(text: string, at: number): number {
     if (c === BACKSLASH) {
       i = scanEscape(text, i + 1)
       if (i === -1) return -1
+      plain = 0 // short runs between escapes stay in this loop
     } else if (c >= 0x20) {
       if (++plain < 32) i++
       else i = skipPlainRun(text, i)
