@@ -26,6 +26,8 @@ export class ResultScan {
   readonly owned: number[] = [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1]
   resultStart = -1
   resultEnd = -1
+  // null: not read yet.
+  #resultType: string | undefined | null = null
 
   constructor(text: string) {
     this.text = text
@@ -37,16 +39,21 @@ export class ResultScan {
     return start === -1 ? undefined : this.text.slice(start, this.owned[key * 2 + 1])
   }
 
-  // The result's `resultType` when it is a string.
+  // The result's `resultType` when it is a string (read once: the router and the splice both ask).
   get resultType(): string | undefined {
-    const raw = this.valueOf(OWNED_KEY.resultType)
-    if (raw === undefined || raw.charCodeAt(0) !== QUOTE) return undefined
-    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
+    if (this.#resultType === null) this.#resultType = this.#readResultType()
+    return this.#resultType
   }
 
   // `isError: true`: the tool ran and failed.
   get isError(): boolean {
     return this.valueOf(OWNED_KEY.isError) === 'true'
+  }
+
+  #readResultType(): string | undefined {
+    const raw = this.valueOf(OWNED_KEY.resultType)
+    if (raw === undefined || raw.charCodeAt(0) !== QUOTE) return undefined
+    return raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1)
   }
 
   // The result as an object, built only when something asks for it.

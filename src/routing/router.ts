@@ -290,9 +290,9 @@ export class Router {
 
   // Stamped by splicing the backend's text (result-splice.ts); the stamped object is built only
   // when something asks for it.
-  #spliced(valid: ValidRequest, reply: { result: JsonObject }, scan: ResultScan): RouteReply {
+  #spliced(valid: ValidRequest, reply: { result: JsonObject; toolError?: boolean }, scan: ResultScan): RouteReply {
     const json = this.#splicer.splice(scan, valid.spec.cacheable)
     if (json === undefined) return this.#complete(valid, reply.result)
-    return new SplicedReply(json, () => this.#stamp(valid, reply.result), scan.isError)
+    return new SplicedReply(json, () => this.#stamp(valid, reply.result), reply.toolError === true)
   }
 }
