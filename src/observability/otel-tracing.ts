@@ -11,9 +11,9 @@ import { BatchSpanProcessor, TracerProvider, type SpanExporter } from '@opentele
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import type { JsonObject } from '../protocol/jsonrpc.ts'
 import { META } from '../protocol/meta.ts'
-import { formatTraceparent, parseTraceparent, readTraceContext, withTraceHeaders, withTraceMeta, type TraceContext } from '../protocol/trace-context.ts'
+import { formatTraceparent, readTraceContext, traceparentFields, withTraceHeaders, withTraceMeta, type TraceContext } from '../protocol/trace-context.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
-import { ATTR, EXECUTE_TOOL, failureType, outcomeOf, resourceAttributes, targetOf, transportOf } from './otel-semconv.ts'
+import { ATTR, EXECUTE_TOOL, failureType, outcomeOf, resourceAttributes, targetOf, transportOf, type CallTarget } from './otel-semconv.ts'
 import { samplerFrom } from './otel-sampler.ts'
 import { contextFor, otlpProtocol, type OtelOptions, type RequestTrace, type TracedBackend, type Tracing, type UpstreamTrace } from './tracing.ts'
 
@@ -44,27 +44,28 @@ export class ParentContext implements Context {
   }
 }
 
-function remoteParent(context: TraceContext | undefined): Context {
-  const parsed = parseTraceparent(context?.traceparent)
-  if (parsed === undefined) return ROOT_CONTEXT
-  const traceState = context?.tracestate === undefined ? undefined : createTraceState(context.tracestate)
+// `incoming` is readTraceContext's: its traceparent, if any, is valid.
+function remoteParent(incoming: TraceContext | undefined): Context {
+  if (incoming?.traceparent === undefined) return ROOT_CONTEXT
+  const parsed = traceparentFields(incoming.traceparent)
+  const traceState = incoming.tracestate === undefined ? undefined : createTraceState(incoming.tracestate)
   return new ParentContext(trace.wrapSpanContext({ traceId: parsed.traceId, spanId: parsed.spanId, traceFlags: parsed.flags, isRemote: true, traceState }))
 }
 
-// The call's target, added to `attributes`; the span name (`{method} {tool or prompt}`).
-function addTarget(attributes: Attributes, method: string, params: JsonObject): string {
-  const target = targetOf(method, params)
+// The span name: `{method} {tool or prompt}`.
+function spanName(method: string, target: CallTarget | undefined): string {
+  const named = target?.tool ?? target?.prompt
+  return named === undefined ? method : `${method} ${named}`
+}
+
+// The call's target, added to `attributes`.
+function addTarget(attributes: Attributes, target: CallTarget | undefined): Attributes {
   if (target?.tool !== undefined) {
     attributes[ATTR.toolName] = target.tool
     attributes[ATTR.operation] = EXECUTE_TOOL
-    return `${method} ${target.tool}`
-  }
-  if (target?.prompt !== undefined) {
-    attributes[ATTR.promptName] = target.prompt
-    return `${method} ${target.prompt}`
-  }
-  if (target?.uri !== undefined) attributes[ATTR.resourceUri] = target.uri
-  return method
+  } else if (target?.prompt !== undefined) attributes[ATTR.promptName] = target.prompt
+  else if (target?.uri !== undefined) attributes[ATTR.resourceUri] = target.uri
+  return attributes
 }
 
 // error.type: the JSON-RPC error code, `tool_error` for an isError result.
@@ -80,21 +81,19 @@ function markFailure(span: Span, err: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.message : String(err) })
 }
 
-// Attribute objects are literals (the ATTR names spelled out): cheaper than computed keys.
+// Attribute objects are literals (the ATTR names spelled out): cheaper than computed keys. They are
+// set on the started span, not passed to startSpan: the SDK validates what startSpan is given twice
+// (for the sampler, then for the span), a WeakSet and an entries array per value each time, 3 KB a
+// call (issue 13); the samplers this gateway offers (README "Tracing") do not look at attributes.
+// A span sampled out gets none: such a request pays for its ids and context alone.
 function clientSpan(tracer: Tracer, parent: Context, backend: TracedBackend, call: { method: string; params: JsonObject }): Span {
+  const target = targetOf(call.method, call.params)
+  const span = tracer.startSpan(spanName(call.method, target), { kind: SpanKind.CLIENT }, parent)
+  if (!span.isRecording()) return span
   const version = (call.params._meta as JsonObject | undefined)?.[META.protocolVersion]
   const attributes: Attributes = { 'mcp.method.name': call.method, 'peer.service': backend.config.name, 'network.transport': transportOf(backend) }
   if (typeof version === 'string') attributes[ATTR.protocolVersion] = version
-  const name = addTarget(attributes, call.method, call.params)
-  return startWith(tracer, name, SpanKind.CLIENT, attributes, parent)
-}
-
-// The attributes are set on the started span, not passed to startSpan: the SDK validates what
-// startSpan is given twice (for the sampler, then for the span), a WeakSet and an entries array per
-// value each time, 3 KB a call (issue 13). The samplers this gateway offers (README "Tracing") do
-// not look at attributes; a span sampled out takes none.
-function startWith(tracer: Tracer, name: string, kind: SpanKind, attributes: Attributes, parent: Context): Span {
-  return tracer.startSpan(name, { kind }, parent).setAttributes(attributes)
+  return span.setAttributes(addTarget(attributes, target))
 }
 
 function upstreamTrace(span: Span, sent: TraceContext): UpstreamTrace {
@@ -102,6 +101,7 @@ function upstreamTrace(span: Span, sent: TraceContext): UpstreamTrace {
     params: (p) => withTraceMeta(p, sent),
     headers: (h) => withTraceHeaders(h, sent),
     watch: (pending) => {
+      if (!span.isRecording()) return pending
       pending.then((outcome) => (markOutcome(span, outcome), span.end()), (err: unknown) => (markFailure(span, err), span.end()))
       return pending
     },
@@ -125,11 +125,14 @@ function requestTrace(tracer: Tracer, server: Span, incoming: TraceContext | und
 }
 
 function serverSpan(tracer: Tracer, valid: ValidRequest, incoming: TraceContext | undefined, sessionId: string | undefined): Span {
-  const attributes: Attributes = { 'mcp.method.name': valid.request.method, 'jsonrpc.request.id': String(valid.request.id), 'mcp.protocol.version': valid.version }
-  const name = addTarget(attributes, valid.request.method, valid.params)
+  const { method } = valid.request
+  const target = targetOf(method, valid.params)
+  const span = tracer.startSpan(spanName(method, target), { kind: SpanKind.SERVER }, remoteParent(incoming))
+  if (!span.isRecording()) return span
+  const attributes: Attributes = { 'mcp.method.name': method, 'jsonrpc.request.id': String(valid.request.id), 'mcp.protocol.version': valid.version }
   // The legacy session id is a bearer token for the session: traces get a digest of it.
   if (sessionId !== undefined) attributes[ATTR.sessionId] = createHash('sha256').update(sessionId).digest('hex').slice(0, 32)
-  return startWith(tracer, name, SpanKind.SERVER, attributes, remoteParent(incoming))
+  return span.setAttributes(addTarget(attributes, target))
 }
 
 // The standard OTEL_BSP_* variables (the SDK's processor no longer reads them itself); a value that

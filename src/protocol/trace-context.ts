@@ -35,9 +35,9 @@ export function isValidTraceparent(value: string): boolean {
   return !value.startsWith(ZERO_TRACE_ID, 3) && !value.startsWith(ZERO_SPAN_ID, 36)
 }
 
-// The fields sit at fixed offsets in every version.
-export function parseTraceparent(value: string | undefined): ParsedTraceparent | undefined {
-  if (value === undefined || !isValidTraceparent(value)) return undefined
+// The fields of a traceparent already checked by isValidTraceparent (readTraceContext admits no
+// other): they sit at fixed offsets in every version.
+export function traceparentFields(value: string): ParsedTraceparent {
   return { traceId: value.slice(3, 35), spanId: value.slice(36, 52), flags: Number.parseInt(value.slice(53, 55), 16) }
 }
 

@@ -94,6 +94,18 @@ t.test('tracing on: server and client spans exported over OTLP, the backend cont
   t.not(sessionSpan.attributes['mcp.session.id'], sessionId)
   t.equal(traceIdOf(calls(backend).at(-1)!.meta.traceparent), TRACE_ID, 'the legacy client\'s trace continues to the backend')
 
+  // The client's trace not sampled (flags 00; parentbased default): no span, the context still
+  // passes on, its parent a span id of the gateway's. The sampled call after it ends later, so a
+  // span of the unsampled one would have been exported in the same batch or an earlier one.
+  const UNSAMPLED_TRACE = 'a'.repeat(32)
+  await raw.rpc('tools/call', { name: 'h__who', arguments: {} }, { id: 'unsampled-1', meta: { traceparent: `00-${UNSAMPLED_TRACE}-${CLIENT_SPAN}-00` } })
+  const unsampled = calls(backend).at(-1)!.meta.traceparent as string
+  t.match(unsampled, new RegExp(`^00-${UNSAMPLED_TRACE}-[0-9a-f]{16}-00$`), 'sampled out: the trace passes on, not sampled')
+  t.not(spanIdOf(unsampled), CLIENT_SPAN)
+  await raw.rpc('tools/call', { name: 'h__who', arguments: {} }, { id: 'sampled-after' })
+  await receiver.spans.next((s) => s.kind === 2 && s.attributes['jsonrpc.request.id'] === 'sampled-after')
+  t.notOk(receiver.spans.items.some((s) => s.traceId === UNSAMPLED_TRACE), 'no span exported for the unsampled trace')
+
   const unknown = await raw.rpc('tools/call', { name: 'h__nope', arguments: {} }, { id: 'call-8' })
   t.equal(unknown.json.error.code, -32602)
   const failed = await receiver.spans.next((s) => s.attributes['jsonrpc.request.id'] === 'call-8')
