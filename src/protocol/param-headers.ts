@@ -11,21 +11,53 @@ export interface HeaderParam {
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean'])
-const MAX_DEPTH = 8
+const MAX_DEPTH = 32
+const ANNOTATION = 'x-mcp-header'
+const UNREACHABLE = 'x-mcp-header not reachable through properties alone'
+// JSON Schema keywords whose value is a map of subschemas, or a subschema or a list of them.
+// Values of other keywords (const, default, enum, examples …) are data, never annotations.
+const SCHEMA_MAPS = ['$defs', 'definitions', 'patternProperties', 'dependentSchemas']
+const SCHEMA_SLOTS = ['items', 'prefixItems', 'additionalItems', 'contains', 'additionalProperties', 'propertyNames',
+  'unevaluatedItems', 'unevaluatedProperties', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else']
 
-function collect(schema: JsonObject, path: string[], out: HeaderParam[], problems: string[]): void {
-  const properties = schema.properties
-  if (!isJsonObject(properties) || path.length >= MAX_DEPTH) return
-  for (const [name, prop] of Object.entries(properties)) {
-    if (!isJsonObject(prop)) continue
-    const annotation = prop['x-mcp-header']
-    if (annotation !== undefined) {
-      // HDR-11: a non-empty token, on a string/integer/boolean property.
-      if (typeof annotation !== 'string' || !TOKEN.test(annotation)) problems.push(`invalid x-mcp-header on ${[...path, name].join('.')}`)
-      else if (!HEADER_TYPES.has(String(prop.type))) problems.push(`x-mcp-header on ${[...path, name].join('.')} of type ${String(prop.type)}`)
-      else out.push({ header: annotation.toLowerCase(), path: [...path, name], type: String(prop.type) })
+interface Walk { out: HeaderParam[]; problems: string[] }
+
+function annotate(prop: JsonObject, path: string[], walk: Walk): void {
+  const annotation = prop[ANNOTATION]
+  const where = path.join('.')
+  // HDR-11: a non-empty token, on a string/integer/boolean property.
+  if (typeof annotation !== 'string' || !TOKEN.test(annotation)) walk.problems.push(`invalid x-mcp-header on ${where}`)
+  else if (!HEADER_TYPES.has(String(prop.type))) walk.problems.push(`x-mcp-header on ${where} of type ${String(prop.type)}`)
+  else walk.out.push({ header: annotation.toLowerCase(), path, type: String(prop.type) })
+}
+
+function subschemas(schema: JsonObject): JsonObject[] {
+  const found: JsonObject[] = []
+  for (const key of SCHEMA_MAPS) if (isJsonObject(schema[key])) found.push(...Object.values(schema[key]).filter(isJsonObject))
+  for (const key of SCHEMA_SLOTS) {
+    const value = schema[key]
+    if (Array.isArray(value)) found.push(...value.filter(isJsonObject))
+    else if (isJsonObject(value)) found.push(value)
+  }
+  return found
+}
+
+// HDR-11: annotations count only on properties reached from the root through `properties` alone
+// (`path` set); one anywhere else (items, oneOf, $defs …, or on the root) makes the tool invalid.
+function collect(schema: JsonObject, path: string[] | undefined, depth: number, walk: Walk): void {
+  if (depth >= MAX_DEPTH) return
+  if (isJsonObject(schema.properties)) {
+    for (const [name, prop] of Object.entries(schema.properties)) {
+      if (!isJsonObject(prop)) continue
+      const at = path === undefined ? undefined : [...path, name]
+      if (prop[ANNOTATION] !== undefined && at !== undefined) annotate(prop, at, walk)
+      else if (prop[ANNOTATION] !== undefined) walk.problems.push(UNREACHABLE)
+      collect(prop, at, depth + 1, walk)
     }
-    collect(prop, [...path, name], out, problems)
+  }
+  for (const sub of subschemas(schema)) {
+    if (sub[ANNOTATION] !== undefined) walk.problems.push(UNREACHABLE)
+    collect(sub, undefined, depth + 1, walk)
   }
 }
 
@@ -35,15 +67,15 @@ export type HeaderParamsResult = { ok: true; params: HeaderParam[] } | { ok: fal
 export function readHeaderParams(tool: JsonObject): HeaderParamsResult {
   const schema = tool.inputSchema
   if (!isJsonObject(schema)) return { ok: true, params: [] }
-  const params: HeaderParam[] = []
-  const problems: string[] = []
-  collect(schema, [], params, problems)
+  const walk: Walk = { out: [], problems: [] }
+  if (schema[ANNOTATION] !== undefined) walk.problems.push('x-mcp-header on the inputSchema itself')
+  collect(schema, [], 0, walk)
   const names = new Set<string>()
-  for (const p of params) {
-    if (names.has(p.header)) problems.push(`duplicate x-mcp-header ${p.header}`)
+  for (const p of walk.out) {
+    if (names.has(p.header)) walk.problems.push(`duplicate x-mcp-header ${p.header}`)
     names.add(p.header)
   }
-  return problems.length > 0 ? { ok: false, problem: problems.join('; ') } : { ok: true, params }
+  return walk.problems.length > 0 ? { ok: false, problem: [...new Set(walk.problems)].join('; ') } : { ok: true, params: walk.out }
 }
 
 function valueAt(args: unknown, path: string[]): unknown {

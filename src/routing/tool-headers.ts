@@ -12,6 +12,8 @@ export class ToolHeaders {
   // The backend's Mcp-Param-* headers (undefined: none); a mismatch with the body is refused.
   forCall(valid: ValidRequest, tool: JsonObject | undefined): Record<string, string> | undefined {
     const annotations = tool ? this.#annotationsOf(tool) : undefined
+    // HDR-11: a tool dropped from tools/list for its annotations is not callable either.
+    if (annotations?.ok === false) throw new GatewayError('MCP_GATEWAY_TOOL_UNKNOWN', valid.params.name as string)
     const params = annotations?.ok ? annotations.params : []
     // A legacy request mirrors nothing (LEGACY-16): the backend's headers come from the body alone.
     const problem = valid.legacy ? undefined : checkParamHeaders(params, valid.params.arguments, valid.paramHeaders)

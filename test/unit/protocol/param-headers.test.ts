@@ -54,16 +54,28 @@ t.test('readHeaderParams: a tool definition → its header params, or why it mus
 })
 
 // HDR-11: "An x-mcp-header annotation anywhere else makes the annotation — and thus the tool
-// definition — invalid." The reader walks `properties` chains only and never looks elsewhere, so
-// these annotations are ignored and the tool is kept. Reported; src/ is not this branch's to change.
+// definition — invalid." Only a chain of `properties` keys reaches an annotation; values of data
+// keywords (default, const, examples) and a property merely named x-mcp-header are not annotations.
 t.test('readHeaderParams: annotation not statically reachable → dropped (HDR-11)', async (t) => {
-  const cases: Array<[string, Record<string, unknown>]> = [
-    ['under items', tool({ regions: { type: 'array', items: annotated('string', 'Region') } })],
-    ['under oneOf', tool({ region: { oneOf: [annotated('string', 'Region')] } })],
-    ['under $defs (reached by $ref)', { name: 'ref', inputSchema: { type: 'object', $defs: { r: annotated('string', 'Region') }, properties: { region: { $ref: '#/$defs/r' } } } }],
+  const UNREACHABLE: HeaderParamsResult = { ok: false, problem: 'x-mcp-header not reachable through properties alone' }
+  const schema = (inputSchema: Record<string, unknown>): Record<string, unknown> => ({ name: 'weather', inputSchema })
+  const cases: Array<[string, Record<string, unknown>, HeaderParamsResult]> = [
+    ['under items → dropped', tool({ regions: { type: 'array', items: annotated('string', 'Region') } }), UNREACHABLE],
+    ['under prefixItems → dropped', tool({ pair: { type: 'array', prefixItems: [{ type: 'string' }, annotated('string', 'Second')] } }), UNREACHABLE],
+    ['under oneOf → dropped', tool({ region: { oneOf: [annotated('string', 'Region')] } }), UNREACHABLE],
+    ['on a property of an anyOf branch → dropped', tool({ where: { anyOf: [{ type: 'object', properties: { city: annotated('string', 'City') } }] } }), UNREACHABLE],
+    ['under if/then → dropped', tool({ region: { type: 'string', if: { type: 'string' }, then: annotated('string', 'Region') } }), UNREACHABLE],
+    ['under additionalProperties → dropped', tool({ tags: { type: 'object', additionalProperties: annotated('string', 'Tag') } }), UNREACHABLE],
+    ['under patternProperties → dropped', tool({ tags: { type: 'object', patternProperties: { '^t': annotated('string', 'Tag') } } }), UNREACHABLE],
+    ['under $defs (reached by $ref) → dropped',
+      schema({ type: 'object', $defs: { r: annotated('string', 'Region') }, properties: { region: { $ref: '#/$defs/r' } } }), UNREACHABLE],
+    ['on the inputSchema itself → dropped', schema({ type: 'object', 'x-mcp-header': 'Root', properties: {} }), { ok: false, problem: 'x-mcp-header on the inputSchema itself' }],
+    ['a property named x-mcp-header → kept, not an annotation', tool({ 'x-mcp-header': { type: 'string' } }), { ok: true, params: [] }],
+    ['an annotation-shaped default value → kept, data', tool({ opts: { type: 'object', default: { 'x-mcp-header': 'X' } } }), { ok: true, params: [] }],
+    ['a valid annotation beside items without one → kept',
+      tool({ region: annotated('string', 'Region'), list: { type: 'array', items: { type: 'string' } } }), { ok: true, params: [REGION] }],
   ]
-  const todo = 'not yet: annotations under items/oneOf/$ref are ignored, not refused'
-  for (const [name, definition] of cases) t.equal(readHeaderParams(definition).ok, false, `${name} → dropped`, { todo })
+  for (const [name, definition, expected] of cases) t.same(readHeaderParams(definition), expected, name)
 })
 
 t.test('checkParamHeaders: annotated arguments and the headers sent → undefined when valid, else the mismatch (HDR-7, HDR-8)', async (t) => {
