@@ -135,8 +135,10 @@ export const UPSTREAM_FAILURE_CODES = {
 export const IN_BAND_HTTP_STATUS = 200
 
 // ERR-5: a JSON-RPC error a backend returns passes through in band, except these codes, which keep
-// the status the spec fixes when no response has started: META-4 (-32021), ERR-8 (-32601).
+// the status the spec fixes when no response has started: ERR-2 (-32020 that HDR-12 could not
+// mend, -32021 of META-4), ERR-8 (-32601).
 export const BACKEND_ERROR_STATUS: ReadonlyMap<number, number> = new Map([
+  [RPC.headerMismatch, 400],
   [RPC.missingClientCapability, 400],
   [RPC.methodNotFound, 404],
 ])

@@ -132,6 +132,13 @@ export class Catalog {
     return fresh
   }
 
+  // HDR-12: `list` found out of date by a backend: refetched (shared with concurrent callers) unless
+  // younger than minRefreshMs, CACHE-9's bound. Undefined when nothing was refetched.
+  async refresh(backend: Backend, kind: ListKind, list: CachedList): Promise<CachedList | undefined> {
+    if (this.#now() - list.fetchedAt < this.#store.minRefreshMs) return undefined
+    return this.#fetch(backend, kind, this.#ownKey(listKey(backend.name, kind.id)))
+  }
+
   // One fetch per key at a time; the fetched list replaces the cached one (public lists are shared).
   #fetch(backend: Backend, kind: ListKind, key: string): Promise<CachedList> {
     let pending = this.#store.inflight.get(key)

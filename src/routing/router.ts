@@ -2,9 +2,8 @@
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
-import type { JsonObject } from '../protocol/jsonrpc.ts'
+import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, SplicedReply, type RouteReply } from './route-replies.ts'
-import { isJsonObject } from '../protocol/jsonrpc.ts'
 import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ResultScan } from '../protocol/result-scan.ts'
@@ -22,6 +21,7 @@ import { ANONYMOUS, bridgeHandleIdOf, checkInputRequired, claimState, openReques
 import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './bridge.ts'
 import { BridgeRelay, type RelayChannel } from './bridge-relay.ts'
 import { ToolHeaders } from './tool-headers.ts'
+import { isHeaderRefusal, retryHeaderRefusal } from './header-retry.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
 import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
 import { policyKindOf, type RouteAccess } from './access.ts'
@@ -59,7 +59,6 @@ export interface RouterDeps extends CallObservers {
 const LIMIT_REASONS: ReadonlySet<string> = new Set<string>([LIMIT.queueFull, LIMIT.queueTimeout, LIMIT.replyBudget])
 
 export { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
-
 export type { CallContext } from './call-context.ts'
 
 export class Router {
@@ -229,8 +228,12 @@ export class Router {
     } else {
       // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
       const call = { ...upstream, signal: ctx.signal, onNotification: ctx.onNotification }
-      const pending = this.schedulers.run(backend.name, call, () => backend.request(call))
-      reply = await (traced ? traced.watch(pending) : pending)
+      const send = (sent: typeof call): Promise<UpstreamReply> => this.schedulers.run(backend.name, sent, () => backend.request(sent))
+      reply = await (traced ? traced.watch(send(call)) : send(call))
+      if (isHeaderRefusal(valid, reply)) {
+        const resend = (headers: Record<string, string>) => send({ ...call, headers: traced ? traced.headers(headers) : headers })
+        reply = await retryHeaderRefusal({ catalog: this.#deps.catalog.forPrincipal(forward.principal ?? NOBODY), toolHeaders: this.#toolHeaders, resend }, valid, forward, reply)
+      }
     }
     return this.#answer(valid, forward, reply)
   }

@@ -22,6 +22,13 @@ export class ToolHeaders {
     return buildParamHeaders(params, valid.params.arguments, valid.paramHeaders)
   }
 
+  // HDR-12: the headers the tool's current definition calls for, built from the body alone (the
+  // client mirrored the definition it was shown); undefined when that definition is invalid.
+  forResend(valid: ValidRequest, tool: JsonObject): Record<string, string> | undefined {
+    const annotations = this.#annotationsOf(tool)
+    return annotations.ok ? buildParamHeaders(annotations.params, valid.params.arguments, valid.paramHeaders) : undefined
+  }
+
   #annotationsOf(tool: JsonObject): HeaderParamsResult {
     let cached = this.#annotations.get(tool)
     if (!cached) this.#annotations.set(tool, (cached = readHeaderParams(tool)))

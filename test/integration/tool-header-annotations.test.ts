@@ -59,3 +59,36 @@ t.test('the kept tool: its header is checked and rebuilt for the backend (HDR-7,
   t.equal(calls.length, 1, 'the refused call never reached the backend')
   t.equal(calls[0]!.headers['mcp-param-region'], 'eu')
 })
+
+// HDR-12: the backend annotates an argument after the gateway listed the tool (no list_changed),
+// and refuses calls without the header. The gateway refetches the list and sends the call again
+// with the header the new definition calls for; a refusal the new list does not explain is passed on.
+t.test('a backend refusing the headers (-32020) after a schema change → list refetched, call sent again (HDR-12)', async (t) => {
+  const tools: Array<Record<string, unknown>> = [
+    withProperties('weather', { region: { type: 'string' } }),
+    { ...withProperties('broken', { region: { type: 'string' } }), refuseCalls: true },
+  ]
+  const changing = await startRecordingBackend(t, tools)
+  const gw = await startGateway(t, { backends: [{ name: 'c', transport: 'http', url: changing.url, namespace: 'c' }], limits: { listRefreshMs: 0 } })
+  const client = createRawClient(t, gw.url)
+  const params = { name: 'c__weather', arguments: { region: 'eu' } }
+  const sent = (tool: string) => changing.requests.filter((r) => r.method === 'tools/call' && r.headers['mcp-name'] === tool)
+  const listFetches = () => changing.requests.filter((r) => r.method === 'tools/list').length
+
+  t.equal((await client.rpc('tools/call', params, { id: 'before' })).json.result?.content[0].text, 'ok', 'before the change: served')
+  tools[0] = withProperties('weather', { region: annotated('Region') })
+  const fetchesBefore = listFetches()
+  const after = await client.rpc('tools/call', params, { id: 'after' })
+  t.equal(after.status, 200)
+  t.equal(after.json.result?.content[0].text, 'ok', 'after the change: served, once sent again')
+  t.equal(listFetches(), fetchesBefore + 1, 'the tools list was fetched again once')
+  t.same(sent('weather').map((r) => r.headers['mcp-param-region']), [undefined, undefined, 'eu'], 'refused without the header, then sent with it')
+  const next = await client.rpc('tools/call', params, { id: 'next', headers: { 'mcp-param-region': 'eu' } })
+  t.equal(next.json.result?.content[0].text, 'ok')
+  t.equal(sent('weather').length, 4, 'the next call goes out with the header at once')
+
+  const refused = await client.rpc('tools/call', { name: 'c__broken', arguments: { region: 'eu' } }, { id: 'broken' })
+  t.equal(refused.status, 400)
+  t.equal(refused.json.error?.code, -32020, 'a refusal the current list does not explain → passed on')
+  t.equal(sent('broken').length, 1, 'and not sent again')
+})

@@ -106,6 +106,7 @@ t.test('UPSTREAM_FAILURE_CODES: BackendError reason → gateway-origin -32603 co
 
 t.test('BACKEND_ERROR_STATUS: a backend\'s JSON-RPC error code → HTTP status before a response starts (G11)', async (t) => {
   const cases: Array<[string, number, number]> = [
+    ['-32020 header mismatch (ERR-2)', RPC.headerMismatch, 400],
     ['-32021 missing client capability (E15)', RPC.missingClientCapability, 400],
     ['-32601 method not found (ERR-8)', RPC.methodNotFound, 404],
     ['-32602 invalid params', RPC.invalidParams, IN_BAND_HTTP_STATUS],

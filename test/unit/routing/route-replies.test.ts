@@ -34,12 +34,14 @@ t.test('replyFromBackendError → -32603, in band, data naming the backend and t
   }
 })
 
-t.test('replyFromBackendRpcError → passed through; -32002 rewritten; -32021/-32601 keep their status', async (t) => {
+t.test('replyFromBackendRpcError → passed through; -32002 rewritten; -32020/-32021/-32601 keep their status', async (t) => {
   const cases: Array<[string, JsonRpcErrorObject, JsonObject, RouteReply]> = [
     ['-32602 from the backend', { code: -32602, message: 'bad args', data: { field: 'a' } }, { name: 't' },
       { ok: false, error: { code: -32602, message: 'bad args', data: { field: 'a' } }, httpStatus: 200, origin: 'backend' }],
     ['-32603 from the backend', { code: -32603, message: 'boom' }, {},
       { ok: false, error: { code: -32603, message: 'boom' }, httpStatus: 200, origin: 'backend' }],
+    ['-32020 (ERR-2)', { code: -32020, message: 'Mcp-Param-Region missing' }, { name: 't' },
+      { ok: false, error: { code: -32020, message: 'Mcp-Param-Region missing' }, httpStatus: 400, origin: 'backend' }],
     ['-32021 (E15)', { code: -32021, message: 'needs sampling' }, {},
       { ok: false, error: { code: -32021, message: 'needs sampling' }, httpStatus: 400, origin: 'backend' }],
     ['-32601 (ERR-8)', { code: -32601, message: 'gone' }, {},
