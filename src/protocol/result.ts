@@ -4,6 +4,12 @@ import { isJsonObject } from './jsonrpc.ts'
 import { META } from './meta.ts'
 
 export const RESULT_TYPE = { complete: 'complete', inputRequired: 'input_required' } as const
+// RPC-5: a resultType other than these is invalid to a client (the gateway advertises no extension
+// that adds one); one that is absent, or not a string, defaults to complete (RPC-6).
+export function isUnknownResultType(value: unknown): boolean {
+  return typeof value === 'string' && value !== RESULT_TYPE.complete && value !== RESULT_TYPE.inputRequired
+}
+
 export const CACHE_SCOPE = { public: 'public', private: 'private' } as const
 export type CacheScope = (typeof CACHE_SCOPE)[keyof typeof CACHE_SCOPE]
 

@@ -4,7 +4,7 @@ import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
 import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
 import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, SplicedReply, type RouteReply } from './route-replies.ts'
-import { RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
+import { isUnknownResultType, RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
 import { ResultSplicer } from '../protocol/result-splice.ts'
 import type { ResultScan } from '../protocol/result-scan.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
@@ -244,14 +244,14 @@ export class Router {
     if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
     const { scan } = reply
     const resultType = scan === undefined ? reply.result.resultType : scan.resultType
-    if (resultType !== RESULT_TYPE.inputRequired) return scan === undefined ? this.#complete(valid, reply.result) : this.#spliced(valid, reply, scan)
-    if (!valid.spec.mrtr || !forward.binding) {
-      throw new BackendError(forward.entry.backend.name, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
+    const backend = forward.entry.backend.name
+    if (resultType !== RESULT_TYPE.inputRequired) {
+      if (isUnknownResultType(resultType)) throw new BackendError(backend, 'bad_reply', `unrecognized resultType ${JSON.stringify(resultType)}`) // RPC-5
+      return scan === undefined ? this.#complete(valid, reply.result) : this.#spliced(valid, reply, scan)
     }
-    const result = reply.result
-    const capabilities = valid.meta[META.clientCapabilities] as JsonObject
-    checkInputRequired(result, capabilities, forward.entry.backend.name)
-    return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, result))
+    if (!valid.spec.mrtr || !forward.binding) throw new BackendError(backend, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
+    checkInputRequired(reply.result, valid.meta[META.clientCapabilities] as JsonObject, backend)
+    return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, reply.result))
   }
 
   // LEGACY-C5 bridging: MRTR-capable calls to a legacy backend run with their own signal, so it may

@@ -1,6 +1,7 @@
 // A minimal 2026-07-28 backend on node:http (one tool, `who`, unless given others) that records
 // every request it gets: method, headers and `_meta`. For wire-level checks of what the gateway
-// sends a backend. A tools/call answers the text "ok", unless, as a 2026-07-28 server must, it
+// sends a backend. A tools/call answers the tool's `result` if its definition has one, else the
+// text "ok", unless, as a 2026-07-28 server must, it
 // refuses the call with -32020 (HTTP 400): a top-level argument annotated with x-mcp-header whose
 // Mcp-Param-* header is missing or differs, or a tool defined with `refuseCalls: true`.
 import { once } from 'node:events'
@@ -37,10 +38,11 @@ function headerRefusal(tools: unknown[], call: ToolCall, headers: IncomingHttpHe
   return undefined
 }
 
-function resultFor(method: string, tools: unknown[]): Record<string, unknown> {
+function resultFor(method: string, tools: unknown[], call: ToolCall): Record<string, unknown> {
   if (method === 'server/discover') return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' }
   if (method === 'tools/list') return { resultType: 'complete', tools, ttlMs: 60_000, cacheScope: 'public' }
-  return { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] }
+  const tool = tools.find((t) => (t as { name?: string }).name === call.name) as { result?: Record<string, unknown> } | undefined
+  return tool?.result ?? { resultType: 'complete', content: [{ type: 'text', text: 'ok' }] }
 }
 
 export async function startRecordingBackend(t: TeardownHost, tools: unknown[] = WHO): Promise<RecordingBackend> {
@@ -51,7 +53,7 @@ export async function startRecordingBackend(t: TeardownHost, tools: unknown[] = 
       const msg = JSON.parse(body) as { id: string; method: string; params?: ToolCall & { _meta?: Record<string, unknown> } }
       requests.push({ method: msg.method, headers: req.headers, meta: msg.params?._meta ?? {} })
       const refusal = msg.method === 'tools/call' ? headerRefusal(tools, msg.params ?? {}, req.headers) : undefined
-      const reply = refusal === undefined ? { result: resultFor(msg.method, tools) } : { error: { code: -32020, message: refusal } }
+      const reply = refusal === undefined ? { result: resultFor(msg.method, tools, msg.params ?? {}) } : { error: { code: -32020, message: refusal } }
       res.writeHead(refusal === undefined ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...reply }))
     })
   })

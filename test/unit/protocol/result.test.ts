@@ -1,6 +1,6 @@
 // Result stamping toward modern clients (RPC-4/6, META-5, CACHE-1..4, CACHE-12).
 import t from 'tap'
-import { CACHE_SCOPE, RESULT_TYPE, mergeCacheHints, readCacheHints, stampCacheHints, stampResult, type CacheHints } from '../../../src/protocol/result.ts'
+import { CACHE_SCOPE, RESULT_TYPE, isUnknownResultType, mergeCacheHints, readCacheHints, stampCacheHints, stampResult, type CacheHints } from '../../../src/protocol/result.ts'
 
 const SERVER_INFO = { name: 'mcp-gateway', version: '0.1.0' }
 const SERVER_INFO_KEY = 'io.modelcontextprotocol/serverInfo'
@@ -45,6 +45,19 @@ t.test('stampResult', async (t) => {
   const input = { a: 1 }
   stampResult(input, SERVER_INFO)
   t.same(input, { a: 1 }, 'the input object → untouched')
+})
+
+t.test('isUnknownResultType (RPC-5: only complete and input_required; absent or not a string defaults, RPC-6)', async (t) => {
+  const cases: Array<[string, unknown, boolean]> = [
+    ['absent', undefined, false],
+    ['"complete"', 'complete', false],
+    ['"input_required"', 'input_required', false],
+    ['"task" (an extension the gateway does not advertise)', 'task', true],
+    ['"Complete" (case matters)', 'Complete', true],
+    ['""', '', true],
+    ['a number', 42, false],
+  ]
+  for (const [name, value, unknown] of cases) t.equal(isUnknownResultType(value), unknown, `${name} → ${unknown ? 'unknown' : 'accepted'}`)
 })
 
 t.test('stampCacheHints', async (t) => {
