@@ -41,7 +41,8 @@ function watchGateway(t: TeardownHost, args: string[], env: Record<string, strin
     env: { PATH: process.env.PATH ?? '', MCP_GATEWAY_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const exited = once(child, 'exit').then(([code]) => code as number | null)
+  // 'close', not 'exit': it comes once stdout and stderr ended, so `lines` holds every last line.
+  const exited = once(child, 'close').then(([code]) => code as number | null)
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
     await exited

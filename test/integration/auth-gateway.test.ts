@@ -142,7 +142,8 @@ t.test('sealed requestState from one caller is refused for another', async (t) =
 t.test('the rate limit trips per principal', async (t) => {
   const limited = await startGateway(t, {
     auth: { resource: RESOURCE, authorizationServers: [as.issuer], jwksUri: as.jwksUri, requiredScopes: ['mcp'] },
-    rateLimit: { requestsPerMinute: 60, burst: 2 },
+    // One request a minute refills: the four requests below cannot earn a token back however slow.
+    rateLimit: { requestsPerMinute: 1, burst: 2 },
   })
   const client = createRawClient(t, limited.url)
   const alice = await as.keys.sign(claims)

@@ -8,11 +8,13 @@ import { startGateway } from '../helpers/start-gateway.ts'
 import { createRawClient } from '../helpers/mcp-client.ts'
 
 const HOSTILE = new URL('../fixtures/hostile-backend.ts', import.meta.url).pathname
+// Long enough that a loaded machine answers the victim well inside it.
+const QUEUE_TIMEOUT_MS = 3_000
 const backend = await startFixture(t, HOSTILE)
 const gateway = await startGateway(t, {
   trustProxy: true,
   backends: [{ name: 'h', transport: 'http', url: backend.url, namespace: 'h' }],
-  limits: { callsPerClient: 1, queueTimeoutMs: 500 },
+  limits: { callsPerClient: 1, queueTimeoutMs: QUEUE_TIMEOUT_MS },
 })
 // Both through the same "balancer" address; only X-Forwarded-For tells them apart.
 const balancer = createRawClient(t, gateway.url, { localAddress: '127.0.0.1' })
@@ -29,7 +31,7 @@ t.test('the attacker\'s calls queue behind its own; the victim behind the same b
   const started = performance.now()
   const served = await balancer.rpc('tools/call', { name: 'h__echo', arguments: { text: 'v' } }, { id: 'victim', headers: as('10.0.0.1') })
   t.match(served.json, { result: { content: [{ text: 'echo:v' }] } }, 'the victim is not queued behind the attacker')
-  t.ok(performance.now() - started < 500, 'answered before the queue timeout')
+  t.ok(performance.now() - started < QUEUE_TIMEOUT_MS, 'answered before the queue timeout')
   controller.abort()
   await held
 })

@@ -63,6 +63,8 @@ t.test('progress with the result ten minutes away → the first event arrives no
   t.match(first.value?.message, { method: 'notifications/progress', params: { progressToken: 'slow', progress: 1 } })
   controller.abort()
   await stream.events.return(undefined).catch(() => undefined)
+  // Counted before the next subtest reads the counters: the cancellation's access line says so.
+  t.match(await accessLine((r) => r.rpcId === 'p-slow'), { outcome: 'cancelled' }, 'the abandoned call counted as cancelled')
 })
 
 t.test('progress (SDK client) → onprogress and log handler fire before the result resolves', async (t) => {

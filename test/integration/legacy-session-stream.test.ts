@@ -90,7 +90,7 @@ t.test('v1: logging/setLevel → the session\'s calls carry it; a higher level f
 t.test('raw: one GET stream per session (409), resumption not offered (405), Accept checked (406)', async (t) => {
   const { sessionId } = await openRawSession(raw)
   const opened = streamOpened()
-  const first = await openGet(sessionId)
+  const first = await openGet(sessionId, { 'x-request-id': 'first-get' })
   t.equal(first.status, 200)
   t.match(first.headers['content-type'], /^text\/event-stream/)
   await opened
@@ -106,7 +106,9 @@ t.test('raw: one GET stream per session (409), resumption not offered (405), Acc
     t.match(reply.json, { jsonrpc: '2.0', error: { code: -32600, message: String } }, `${name}: JSON-RPC body`)
   }
   first.close()
-  await gateway.logs!.waitFor((record) => record.msg === 'mcp request' && record.httpMethod === 'GET' && record.status === 200)
+  // Its access line is written once the gateway has let the stream go (earlier GETs of other
+  // subtests wrote theirs too: this one is told apart by its request id).
+  await gateway.logs!.waitFor((record) => record.msg === 'mcp request' && record.reqId === 'first-get' && record.status === 200)
   const again = streamOpened()
   const second = await openGet(sessionId)
   t.equal(second.status, 200, 'after the first closed → a new one opens')

@@ -185,7 +185,8 @@ t.test('close() → no child process left', async (t) => {
 })
 
 t.test('close() on a child that ignores stdin EOF and SIGTERM → SIGKILL (STDIO-8); bad stdout lines skipped (STDIO-2)', async (t) => {
-  const { backend, logs, waitForEvent } = createHarness(t, fixtureConfig('stdio-stubborn', { maxLineBytes: 1_024 }), { ...FAST, killGraceMs: 100 })
+  // 500 ms grace: long enough for the child to be scheduled and log each step on a loaded machine.
+  const { backend, logs, waitForEvent } = createHarness(t, fixtureConfig('stdio-stubborn', { maxLineBytes: 1_024 }), { ...FAST, killGraceMs: 500 })
   const started = backend.start()
   const { pid } = await waitForEvent((event) => event.event === 'started')
   await deadline(logs.waitFor((record) => record.msg === 'stdio backend wrote a line that is not JSON; skipped'), 'the non-JSON line')

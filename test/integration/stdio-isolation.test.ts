@@ -2,11 +2,14 @@
 // as another user it cannot read the gateway's environment from /proc; its secrets can come from
 // files; it leads its own process group, and shutdown takes the whole group, so a child and what it
 // started go even when both ignore stdin EOF and SIGTERM.
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { once } from 'node:events'
+import { createReadStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
 import { readStderrEvent } from '../helpers/stdio-log-capture.ts'
-import { FAST, createHarness, fixtureConfig, isProcessGone, toolText } from '../helpers/stdio-harness.ts'
+import { FAST, createHarness, deadline, fixtureConfig, isProcessGone, toolText } from '../helpers/stdio-harness.ts'
 
 const IS_ROOT = process.getuid?.() === 0
 const NOBODY = /^nobody:[^:]*:(\d+):(\d+):/m.exec(readFileSync('/etc/passwd', 'utf8'))
@@ -46,14 +49,24 @@ t.test('an env file that cannot be read → down with the reason (no child start
   t.match(backend.status(), { up: false, reason: /^child could not be started: envFiles\.TOKEN: \/nonexistent\/token cannot be read \(ENOENT\)/ })
 })
 
+// SIGKILL reaches the whole group at once, but the grandchild (not the gateway's child) dies on its
+// own schedule: its FIFO's EOF says when. 500 ms grace: the child is scheduled to log each step.
 t.test('close() → the child\'s whole process group goes, a grandchild that ignores SIGTERM included', async (t) => {
-  const { backend, logs, waitForEvent } = createHarness(t, fixtureConfig('stdio-group'), { ...FAST, killGraceMs: 100 })
+  const dir = mkdtempSync(join(tmpdir(), 'stdio-group-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const fifo = join(dir, 'grandchild-alive')
+  execFileSync('mkfifo', [fifo])
+  const alive = createReadStream(fifo).resume()
+  const grandchildGone = once(alive, 'end')
+  const group = fixtureConfig('stdio-group')
+  const { backend, logs, waitForEvent } = createHarness(t, { ...group, args: [...group.args, fifo] }, { ...FAST, killGraceMs: 500 })
   const started = backend.start()
   const { pid, grandchild } = await waitForEvent((event) => event.event === 'started') as { pid: number; grandchild: number }
   t.ok(!isProcessGone(grandchild), 'the grandchild runs')
   await backend.close()
   await started
   t.ok(isProcessGone(pid), 'the child is gone')
+  await deadline(grandchildGone, 'the grandchild to die')
   t.ok(isProcessGone(grandchild), 'the grandchild is gone with its group')
   const events = logs.records.map(readStderrEvent).map((event) => event?.event).filter((event) => event !== undefined)
   t.same(events.slice(1), ['stdin-closed', 'sigterm-ignored'], 'stdin EOF, then SIGTERM to the group, then SIGKILL')
