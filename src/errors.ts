@@ -15,7 +15,17 @@ export const RPC = {
   // 2025-11-25 "resource not found": received from legacy backends; sent to legacy clients only
   // (LEGACY-16), never to modern ones (ERR-5), and never a catalogue entry.
   legacyResourceNotFound: -32002,
+  // 2025-11-25 "URL elicitation required": received from legacy backends; a modern client gets
+  // -32603 instead (ERR-5, by the range rule below), a legacy one the backend's error as it was.
+  legacyUrlElicitationRequired: -32042,
 } as const
+
+// ERR-3: -32020…-32099 holds only the codes 2026-07-28 defines (-32020, -32021, -32022). A
+// backend's other code there reaches a modern client as -32603, its message and data kept.
+const DEFINED_MCP_CODES: ReadonlySet<number> = new Set([RPC.headerMismatch, RPC.missingClientCapability, RPC.unsupportedVersion])
+export function isUndefinedMcpCode(code: number): boolean {
+  return code >= -32099 && code <= -32020 && !DEFINED_MCP_CODES.has(code)
+}
 
 interface CatalogEntry {
   rpcCode: number

@@ -1,6 +1,6 @@
 // What the router hands back to the transport (router.ts re-exports these): a result, or an error
 // with the HTTP status it gets when nothing has been streamed yet (otherwise in band, HTTP-16).
-import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, UPSTREAM_FAILURE_CODES, type ErrorCode } from '../errors.ts'
+import { BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, GatewayError, IN_BAND_HTTP_STATUS, isUndefinedMcpCode, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, type ErrorCode } from '../errors.ts'
 import type { JsonObject, JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
 import { isJsonObject } from '../protocol/jsonrpc.ts'
 import type { BackendError } from '../upstream/backend.ts'
@@ -9,7 +9,7 @@ import type { BackendError } from '../upstream/backend.ts'
 // (protocol/result-splice.ts); then `result` is built only when something asks for the object.
 export type RouteReply =
   | { ok: true; result: JsonObject; json?: string; toolError?: boolean }
-  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>>; code?: ErrorCode }
+  | { ok: false; error: JsonRpcErrorObject; httpStatus: number; origin: 'gateway' | 'backend'; headers?: Readonly<Record<string, string>>; code?: ErrorCode; received?: JsonRpcErrorObject }
 
 // A spliced result: `json` is what the client gets; the stamped object is built only when asked
 // for (a class, so the getter is the prototype's, not a new accessor per reply). `toolError`: the
@@ -47,7 +47,11 @@ export function replyFromBackendError(err: BackendError): RouteReply {
 
 // ERR-5: a backend's own JSON-RPC error passes through, rewritten and given a status only where the
 // catalogue says (META-4 with ERR-2 for -32021, ERR-8).
+// `received`: the backend's own error when a modern client gets another (a legacy client gets it).
 export function replyFromBackendRpcError(error: JsonRpcErrorObject, params: JsonObject): RouteReply {
+  if (isUndefinedMcpCode(error.code)) {
+    return { ok: false, error: { ...error, code: RPC.internalError }, httpStatus: IN_BAND_HTTP_STATUS, origin: 'backend', received: error } // ERR-3
+  }
   const rewrite = BACKEND_ERROR_REWRITES.get(error.code)
   const data = isJsonObject(error.data) ? error.data : {}
   const key = rewrite?.dataParam ?? ''

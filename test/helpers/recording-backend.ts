@@ -1,9 +1,9 @@
 // A minimal 2026-07-28 backend on node:http (one tool, `who`, unless given others) that records
 // every request it gets: method, headers and `_meta`. For wire-level checks of what the gateway
-// sends a backend. A tools/call answers the tool's `result` if its definition has one, else the
-// text "ok", unless, as a 2026-07-28 server must, it
-// refuses the call with -32020 (HTTP 400): a top-level argument annotated with x-mcp-header whose
-// Mcp-Param-* header is missing or differs, or a tool defined with `refuseCalls: true`.
+// sends a backend. A tools/call answers the tool's `error` or `result` if its definition has one,
+// else the text "ok", unless, as a 2026-07-28 server must, it refuses the call with -32020 (HTTP
+// 400): a top-level argument annotated with x-mcp-header whose Mcp-Param-* header is missing or
+// differs, or a tool defined with `refuseCalls: true`.
 import { once } from 'node:events'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -38,6 +38,11 @@ function headerRefusal(tools: unknown[], call: ToolCall, headers: IncomingHttpHe
   return undefined
 }
 
+// The JSON-RPC error a tool's definition says its calls answer (`error`), if any.
+function errorFor(tools: unknown[], call: ToolCall): Record<string, unknown> | undefined {
+  return (tools.find((t) => (t as { name?: string }).name === call.name) as { error?: Record<string, unknown> } | undefined)?.error
+}
+
 function resultFor(method: string, tools: unknown[], call: ToolCall): Record<string, unknown> {
   if (method === 'server/discover') return { resultType: 'complete', supportedVersions: ['2026-07-28'], capabilities: { tools: {} }, ttlMs: 0, cacheScope: 'private' }
   if (method === 'tools/list') return { resultType: 'complete', tools, ttlMs: 60_000, cacheScope: 'public' }
@@ -53,7 +58,8 @@ export async function startRecordingBackend(t: TeardownHost, tools: unknown[] = 
       const msg = JSON.parse(body) as { id: string; method: string; params?: ToolCall & { _meta?: Record<string, unknown> } }
       requests.push({ method: msg.method, headers: req.headers, meta: msg.params?._meta ?? {} })
       const refusal = msg.method === 'tools/call' ? headerRefusal(tools, msg.params ?? {}, req.headers) : undefined
-      const reply = refusal === undefined ? { result: resultFor(msg.method, tools, msg.params ?? {}) } : { error: { code: -32020, message: refusal } }
+      const failure = msg.method === 'tools/call' ? errorFor(tools, msg.params ?? {}) : undefined
+      const reply = refusal !== undefined ? { error: { code: -32020, message: refusal } } : failure !== undefined ? { error: failure } : { result: resultFor(msg.method, tools, msg.params ?? {}) }
       res.writeHead(refusal === undefined ? 200 : 400, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: msg.id, ...reply }))
     })
   })

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import {
-  BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, ERRORS, GatewayError, IN_BAND_HTTP_STATUS, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, statusFor, type ErrorCode,
+  BACKEND_ERROR_REWRITES, BACKEND_ERROR_STATUS, ERRORS, GatewayError, IN_BAND_HTTP_STATUS, isUndefinedMcpCode, ORIGIN_KEY, RPC, UPSTREAM_FAILURE_CODES, statusFor, type ErrorCode,
 } from '../../src/errors.ts'
 import { BACKEND_FAILURE, type BackendFailure } from '../../src/upstream/backend.ts'
 
@@ -114,6 +114,13 @@ t.test('BACKEND_ERROR_STATUS: a backend\'s JSON-RPC error code → HTTP status b
     ['-32000 server-defined', -32_000, IN_BAND_HTTP_STATUS],
   ]
   for (const [name, code, status] of cases) t.equal(BACKEND_ERROR_STATUS.get(code) ?? IN_BAND_HTTP_STATUS, status, `${name} → HTTP ${status}`)
+})
+
+t.test('isUndefinedMcpCode: -32020…-32099 except the three 2026-07-28 defines (ERR-3)', async (t) => {
+  const cases: Array<[number, boolean]> = [
+    [-32019, false], [-32020, false], [-32021, false], [-32022, false], [-32023, true], [-32042, true], [-32099, true], [-32100, false], [-32603, false], [-32002, false],
+  ]
+  for (const [code, undefinedCode] of cases) t.equal(isUndefinedMcpCode(code), undefinedCode, `${code} → ${undefinedCode ? 'undefined' : 'kept'}`)
 })
 
 t.test('BACKEND_ERROR_REWRITES: codes a modern client never sees → their replacement (ERR-5)', async (t) => {

@@ -138,7 +138,8 @@ function write(valid: ValidRequest, stream: LegacyStream, ctx: CallContext, ende
     stream.finish({ jsonrpc: '2.0', id, result: toLegacyResult(reply.result) })
     return reply.toolError === true ? { ...access, outcome: OUTCOME.toolError } : access
   }
-  stream.finish({ jsonrpc: '2.0', id, error: toLegacyError(method, reply.error) })
+  // LEGACY-16: a backend error rewritten for modern clients (ERR-3) reaches this one as it was sent.
+  stream.finish({ jsonrpc: '2.0', id, error: reply.received ?? toLegacyError(method, reply.error) })
   const failed = reply.origin === 'gateway' && reply.error.data !== undefined && ctx.backend !== undefined
   return { ...access, outcome: failed ? OUTCOME.upstreamFailure : OUTCOME.error }
 }
