@@ -27,9 +27,11 @@ export interface StateBinding {
 
 // What a retry's sealed state opens to: the backend's own state (pass-through), or the handle of a
 // call the gateway holds while a legacy backend waits for input (bridging, LEGACY-C5).
+// Or, after a legacy backend's URL elicitation (url-elicitation.ts), the call to send once more.
 export type OpenedState =
   | { kind: 'backend'; state: string; use: StateUse }
   | { kind: 'bridge'; handle: BridgeHandle; use: StateUse }
+  | { kind: 'again'; use: StateUse }
 
 // What makes a state single use (MRTR-9): its token id, claimed once, until the token expires.
 export interface StateUse {
@@ -66,6 +68,10 @@ export function sealBridgeState(seal: StateSeal, handle: BridgeHandle): string {
   return sealBound(seal, handle.holder === undefined ? { g: handle.id, r: handle.round } : { g: handle.id, r: handle.round, h: handle.holder })
 }
 
+export function sealAgainState(seal: StateSeal): string {
+  return sealBound(seal, { a: 1 })
+}
+
 // Tampered, expired or bound to another caller, method, name or backend → -32602 (MRTR-8, MRTR-9). Whether
 // it was used already is the replay store's to say (the router claims `use`).
 export function openRequestState(sealer: Sealer, binding: StateBinding, token: unknown): OpenedState {
@@ -76,6 +82,7 @@ export function openRequestState(sealer: Sealer, binding: StateBinding, token: u
   if (matches) {
     const use = { tokenId: payload.t as string, expiresAtMs: payload.exp as number }
     if (typeof payload.s === 'string') return { kind: 'backend', state: payload.s, use }
+    if (payload.a === 1) return { kind: 'again', use }
     if (typeof payload.g === 'string' && Number.isInteger(payload.r)) {
       const handle: BridgeHandle = { id: payload.g, round: payload.r as number }
       if (typeof payload.h === 'string') handle.holder = payload.h

@@ -2,11 +2,10 @@
 // owning backend with the name mapped back; every result is stamped for a modern client.
 import type { Logger } from '../observability/logger.ts'
 import { GatewayError } from '../errors.ts'
-import { isJsonObject, type JsonObject } from '../protocol/jsonrpc.ts'
-import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, SplicedReply, type RouteReply } from './route-replies.ts'
-import { isUnknownResultType, RESULT_TYPE, stampCacheHints, stampResult, type ServerInfo } from '../protocol/result.ts'
-import { ResultSplicer } from '../protocol/result-splice.ts'
-import type { ResultScan } from '../protocol/result-scan.ts'
+import { isJsonObject, type JsonObject, type JsonRpcErrorObject } from '../protocol/jsonrpc.ts'
+import { replyFromBackendError, replyFromBackendRpcError, replyFromGatewayError, type RouteReply } from './route-replies.ts'
+import { ReplyStamp } from './reply-stamp.ts'
+import { isUnknownResultType, RESULT_TYPE, type ServerInfo } from '../protocol/result.ts'
 import type { ValidRequest } from '../protocol/validate.ts'
 import { BackendError, type UpstreamReply } from '../upstream/backend.ts'
 import { listAggregated, MergedLists } from './aggregate.ts'
@@ -22,6 +21,7 @@ import { Bridge, DEFAULT_BRIDGE_HOLD_MS, type BridgeHooks, type Round } from './
 import { BridgeRelay, type RelayChannel } from './bridge-relay.ts'
 import { ToolHeaders } from './tool-headers.ts'
 import { isHeaderRefusal, retryHeaderRefusal } from './header-retry.ts'
+import { urlElicitationRound } from './url-elicitation.ts'
 import { getProgressToken, META } from '../protocol/meta.ts'
 import { ANONYMOUS as NOBODY, type Principal } from '../auth/principal.ts'
 import { policyKindOf, type RouteAccess } from './access.ts'
@@ -74,12 +74,12 @@ export class Router {
   // held call ties up a backend request (LEGACY-C5). Held calls are per replica: see bridge.ts.
   readonly #holdMs: number
   #anonymous: (RouterDeps & { principal: Principal }) | undefined
-  readonly #splicer: ResultSplicer
+  readonly #replies: ReplyStamp
 
   constructor(deps: RouterDeps) {
     this.#deps = deps
     this.#holdMs = Math.min(deps.stateTtlMs, DEFAULT_BRIDGE_HOLD_MS)
-    this.#splicer = new ResultSplicer(deps.serverInfo)
+    this.#replies = new ReplyStamp(deps.serverInfo)
     this.#relay = deps.handOff?.holder === undefined ? undefined : new BridgeRelay(deps.handOff, this.#holdMs)
     this.#bridge = new Bridge({ holdMs: this.#holdMs, logger: deps.logger, relay: this.#relay })
     this.schedulers = new BackendSchedulers(deps.backends.entries, deps.limits)
@@ -124,14 +124,14 @@ export class Router {
   #dispatch(valid: ValidRequest, ctx: CallContext): RouteReply | Promise<RouteReply> {
     const { method } = valid.request
     requireCapability(this.#deps.backends, method, { listen: this.#deps.listen })
-    if (method === 'server/discover') return this.#complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
+    if (method === 'server/discover') return this.#replies.complete(valid, buildDiscoverResult(this.#deps.backends, { listen: this.#deps.listen }))
     const kind = LIST_KINDS.get(method)
     const deps = this.#depsFor(ctx.principal ?? NOBODY)
     if (kind) {
       const view = { binding: deps.principal.binding, visible: this.#deps.access?.visibility(deps.principal, policyKindOf(kind)) }
       // The merged list is the same for every caller unless the policy filters it for this one.
       const mergedKey = view.visible ? deps.principal.cacheKey : ''
-      return listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params).then((list) => this.#complete(valid, list))
+      return listAggregated({ ...deps, view, merged: this.#merged, mergedKey }, kind, valid.params).then((list) => this.#replies.complete(valid, list))
     }
     // The common call resolves from the cached lists without waiting (resolve.ts).
     const forward = this.#target(valid, ctx, deps)
@@ -187,8 +187,7 @@ export class Router {
   }
 
   // MRTR-5/8/9: a retry's sealed state is opened, must be bound to this request and caller, and is
-  // used once.
-  // Waits only for a retry's state to be claimed.
+  // used once. Waits only for a retry's state to be claimed.
   #withState(valid: ValidRequest, forward: Forward, name: string): Forward | Promise<Forward> {
     const principal = forward.principal?.binding ?? ANONYMOUS
     const binding: StateBinding = { method: valid.request.method, name, backend: forward.entry.backend.name, principal }
@@ -199,7 +198,8 @@ export class Router {
     // A bridge handle is single use by the bridge itself (its round, on the holding replica).
     if (opened.kind === 'bridge') return { ...forward, binding, resume: opened.handle }
     return claimState(this.#deps.replays, opened.use, () => this.#deps.countRefusal?.(LIMIT.stateReplay, binding.backend)).then(() => {
-      overrides.requestState = opened.state
+      // `again` (url-elicitation.ts): the call as first sent; members set to undefined are not serialised.
+      Object.assign(overrides, opened.kind === 'backend' ? { requestState: opened.state } : { requestState: undefined, inputResponses: undefined })
       return built()
     })
   }
@@ -223,7 +223,7 @@ export class Router {
     if (valid.spec.mrtr && forward.binding !== undefined && (forward.resume !== undefined || backend.status().era === 'legacy')) {
       const pending = this.#bridged(valid, forward, ctx, upstream)
       const round = await (traced ? traced.watch(pending) : pending)
-      if (round.kind === 'input') return this.#complete(valid, this.#bridgeResult(forward, round))
+      if (round.kind === 'input') return this.#replies.complete(valid, this.#bridgeResult(forward, round))
       reply = round.reply
     } else {
       // Fair scheduling (README "Limits"); the wait for a slot is not part of the call's timeout.
@@ -241,17 +241,27 @@ export class Router {
   // The backend's reply as the client's: its error passed on (ERR-5), its result stamped, an
   // input_required result checked and sealed (MRTR-1).
   #answer(valid: ValidRequest, forward: Forward, reply: UpstreamReply): RouteReply {
-    if (!reply.ok) return replyFromBackendRpcError(reply.error, valid.params)
+    if (!reply.ok) {
+      const round = this.#urlRound(valid, forward, reply.error)
+      return round === undefined ? replyFromBackendRpcError(reply.error, valid.params) : this.#replies.complete(valid, round)
+    }
     const { scan } = reply
     const resultType = scan === undefined ? reply.result.resultType : scan.resultType
     const backend = forward.entry.backend.name
     if (resultType !== RESULT_TYPE.inputRequired) {
       if (isUnknownResultType(resultType)) throw new BackendError(backend, 'bad_reply', `unrecognized resultType ${JSON.stringify(resultType)}`) // RPC-5
-      return scan === undefined ? this.#complete(valid, reply.result) : this.#spliced(valid, reply, scan)
+      return scan === undefined ? this.#replies.complete(valid, reply.result) : this.#replies.spliced(valid, reply, scan)
     }
     if (!valid.spec.mrtr || !forward.binding) throw new BackendError(backend, 'bad_reply', `input_required is not allowed for ${valid.request.method}`)
     checkInputRequired(reply.result, valid.meta[META.clientCapabilities] as JsonObject, backend)
-    return this.#complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, reply.result))
+    return this.#replies.complete(valid, sealResult({ sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }, reply.result))
+  }
+
+  // ERR-5: a legacy backend's URL elicitation, as an input round for a modern client that takes one.
+  #urlRound(valid: ValidRequest, forward: Forward, error: JsonRpcErrorObject): JsonObject | undefined {
+    if (valid.legacy || !valid.spec.mrtr || forward.binding === undefined) return undefined
+    const seal = { sealer: this.#deps.sealer, binding: forward.binding, ttlMs: this.#deps.stateTtlMs }
+    return urlElicitationRound(error, valid.meta[META.clientCapabilities] as JsonObject, seal)
   }
 
   // LEGACY-C5 bridging: MRTR-capable calls to a legacy backend run with their own signal, so it may
@@ -280,22 +290,5 @@ export class Router {
   #bridgeResult(forward: Forward, round: Extract<Round, { kind: 'input' }>): JsonObject {
     const requestState = sealBridgeState({ sealer: this.#deps.sealer, binding: forward.binding!, ttlMs: this.#holdMs }, round.handle)
     return { resultType: RESULT_TYPE.inputRequired, inputRequests: round.inputRequests, requestState }
-  }
-
-  #stamp(valid: ValidRequest, result: JsonObject): JsonObject {
-    const stamped = stampResult(result, this.#deps.serverInfo)
-    return valid.spec.cacheable ? stampCacheHints(stamped) : stamped
-  }
-
-  #complete(valid: ValidRequest, result: JsonObject): RouteReply {
-    return { ok: true, result: this.#stamp(valid, result), toolError: result.isError === true }
-  }
-
-  // Stamped by splicing the backend's text (result-splice.ts); the stamped object is built only
-  // when something asks for it.
-  #spliced(valid: ValidRequest, reply: { result: JsonObject; toolError?: boolean }, scan: ResultScan): RouteReply {
-    const json = this.#splicer.splice(scan, valid.spec.cacheable)
-    if (json === undefined) return this.#complete(valid, reply.result)
-    return new SplicedReply(json, () => this.#stamp(valid, reply.result), reply.toolError === true)
   }
 }
