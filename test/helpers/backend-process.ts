@@ -4,8 +4,8 @@
  * The child prints JSON lines on stdout (see test/fixtures/lib/fixture-cli.ts).
  * `startFixture` resolves once the `ready` line arrives and registers a
  * teardown that stops the child and awaits its exit, so no child outlives the
- * test. `waitForEvent` waits on those lines; it never sleeps or polls, and it
- * rejects if the child exits first.
+ * test. `waitForEvent` waits on those lines (`peekEvent` too, without taking
+ * the event); neither sleeps or polls, and both reject if the child exits first.
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
@@ -26,6 +26,11 @@ export interface FixtureProcess {
   child: ChildProcess
   /** Resolves with the oldest not-yet-consumed event named `name` (and matching `predicate`). */
   waitForEvent(name: string, predicate?: EventPredicate): Promise<FixtureEvent>
+  /**
+   * Resolves once such an event is in the backlog (already, or when it arrives unclaimed by a
+   * waiter), leaving it there for `waitForEvent`.
+   */
+  peekEvent(name: string, predicate?: EventPredicate): Promise<FixtureEvent>
 }
 
 const KILL_GRACE_MS = 5_000
@@ -48,12 +53,16 @@ export async function startFixture(t: TeardownHost, scriptPath: string, args: st
   const events = createEventChannel(child, scriptPath)
   const ready = await events.waitForEvent('ready')
   if (typeof ready.url !== 'string') throw new Error(`${scriptPath}: ready event without url`)
-  return { url: ready.url, child, waitForEvent: events.waitForEvent }
+  return { url: ready.url, child, waitForEvent: events.waitForEvent, peekEvent: events.peekEvent }
 }
 
-function createEventChannel(child: ChildProcess, label: string): Pick<FixtureProcess, 'waitForEvent'> {
+type EventChannel = Pick<FixtureProcess, 'waitForEvent' | 'peekEvent'>
+
+function createEventChannel(child: ChildProcess, label: string): EventChannel {
   const backlog: FixtureEvent[] = []
   const waiters = new Set<Waiter>()
+  // Peekers never take an event: each one arriving unclaimed is also offered to all of them.
+  const peekers = new Set<Waiter>()
   let exitError: Error | undefined
   let stderrTail = ''
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -61,25 +70,36 @@ function createEventChannel(child: ChildProcess, label: string): Pick<FixturePro
   })
   createInterface({ input: child.stdout! }).on('line', (line) => {
     const event = parseEvent(line)
-    if (event !== undefined && !deliver(waiters, event)) backlog.push(event)
+    if (event === undefined || deliver(waiters, event)) return
+    backlog.push(event)
+    for (const peeker of peekers) {
+      if (!matches(event, peeker.name, peeker.predicate)) continue
+      peekers.delete(peeker)
+      peeker.resolve(event)
+    }
   })
-  child.once('exit', (code, signal) => {
-    exitError = new Error(`${label} exited (code ${code}, signal ${signal}) before the awaited event\n${stderrTail}`)
-    for (const waiter of waiters) waiter.reject(exitError)
-    waiters.clear()
-  })
-  child.once('error', (err) => {
+  const fail = (err: Error): void => {
     exitError = err
-    for (const waiter of waiters) waiter.reject(err)
+    for (const waiter of [...waiters, ...peekers]) waiter.reject(err)
     waiters.clear()
-  })
+    peekers.clear()
+  }
+  child.once('exit', (code, signal) => fail(new Error(`${label} exited (code ${code}, signal ${signal}) before the awaited event\n${stderrTail}`)))
+  child.once('error', fail)
+  const awaitEvent = (into: Set<Waiter>, name: string, predicate?: EventPredicate): Promise<FixtureEvent> => {
+    if (exitError !== undefined) return Promise.reject(exitError)
+    return new Promise((resolve, reject) => into.add({ name, predicate, resolve, reject }))
+  }
   const waitForEvent = (name: string, predicate?: EventPredicate): Promise<FixtureEvent> => {
     const index = backlog.findIndex((event) => matches(event, name, predicate))
     if (index >= 0) return Promise.resolve(backlog.splice(index, 1)[0])
-    if (exitError !== undefined) return Promise.reject(exitError)
-    return new Promise((resolve, reject) => waiters.add({ name, predicate, resolve, reject }))
+    return awaitEvent(waiters, name, predicate)
   }
-  return { waitForEvent }
+  const peekEvent = (name: string, predicate?: EventPredicate): Promise<FixtureEvent> => {
+    const seen = backlog.find((event) => matches(event, name, predicate))
+    return seen !== undefined ? Promise.resolve(seen) : awaitEvent(peekers, name, predicate)
+  }
+  return { waitForEvent, peekEvent }
 }
 
 function parseEvent(line: string): FixtureEvent | undefined {

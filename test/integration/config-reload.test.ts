@@ -69,6 +69,9 @@ t.test('SIGHUP: a backend added and one removed, without dropping the others', a
   t.equal((await listen.events.next()).value?.message.method, 'notifications/tools/list_changed', 'the same stream gets a\'s own change')
   await gw.waitForLine(/"removed backend closed"/)
   await beta.waitForEvent('listen-closed')
+  // c's listen may open late (its probe retried under load): wait until its event is in the
+  // backlog, not taking it, so the positive control below cannot race it.
+  await gamma.peekEvent('listen-opened')
   t.equal(await alreadyEmitted(alpha, 'listen-closed'), false, 'a\'s upstream listen was never closed')
   t.equal(await alreadyEmitted(gamma, 'listen-opened'), true, '(and the check sees an event that did come: c\'s listen opened)')
 

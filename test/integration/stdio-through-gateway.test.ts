@@ -4,7 +4,11 @@
 // notifications/cancelled; a child killed mid-call fails its calls at once, shows down in /readyz
 // and mcp_gateway_backend_up while the other backend stays up, and comes back. Every wait is on a
 // gateway log line or a fixture event (the fixtures' stderr, logged by the gateway), never a sleep.
-import t from 'tap'
+import { execFileSync } from 'node:child_process'
+import { closeSync, constants, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
 import { createRawClient, metricValue, type RawMcpClient, type SseEvent } from '../helpers/mcp-client.ts'
 import { startGateway, type LogRecord, type StartedGateway } from '../helpers/start-gateway.ts'
 import { readStderrEvent } from '../helpers/stdio-log-capture.ts'
@@ -14,12 +18,18 @@ const CLIENTS = 50
 // Long enough that a call failed by its timeout is told apart by its reason ("timeout"), not by a clock.
 const TIMEOUT_MS = 60_000
 
-function stdioBackend(name: string, fixture: string): Record<string, unknown> {
-  const args = [new URL(`${fixture}.ts`, FIXTURES).pathname]
+function stdioBackend(name: string, fixture: string, extraArgs: string[] = []): Record<string, unknown> {
+  const args = [new URL(`${fixture}.ts`, FIXTURES).pathname, ...extraArgs]
   return { name, transport: 'stdio', command: process.execPath, args, env: {}, namespace: name, timeoutMs: TIMEOUT_MS }
 }
 
-const gateway = await startGateway(t, { backends: [stdioBackend('modern', 'stdio-modern'), stdioBackend('other', 'stdio-legacy')] }, { logs: true, logLevel: 'debug' })
+// Where the kill test puts a FIFO that holds the restarted modern child before it serves; until
+// then nothing is there and every modern child starts at once (stdio-modern.ts, --hold-fifo).
+const holdDir = mkdtempSync(join(tmpdir(), 'stdio-hold-'))
+t.teardown(() => rmSync(holdDir, { recursive: true, force: true }))
+const HOLD_FIFO = join(holdDir, 'hold')
+
+const gateway = await startGateway(t, { backends: [stdioBackend('modern', 'stdio-modern', ['--hold-fifo', HOLD_FIFO]), stdioBackend('other', 'stdio-legacy')] }, { logs: true, logLevel: 'debug' })
 const raw = createRawClient(t, gateway.url)
 
 // The next fixture event (a JSON line on the child's stderr, logged by the gateway) from `backend`.
@@ -42,6 +52,17 @@ async function collect(events: AsyncGenerator<SseEvent>): Promise<any[]> {
   const messages: any[] = []
   for await (const event of events) messages.push(event.message)
   return messages
+}
+
+// Makes the next modern child wait for release() before it serves. O_RDWR opens a FIFO without
+// waiting for a reader (Linux), and keeps the byte in the pipe until the child reads it; closing it
+// at teardown gives a child still held EOF, so nothing stays blocked.
+function holdNextChild(t: Test): { release(): void } {
+  execFileSync('mkfifo', [HOLD_FIFO])
+  const fd = openSync(HOLD_FIFO, constants.O_RDWR)
+  t.teardown(() => closeSync(fd))
+  // Unlinked once released: any later child finds no FIFO and starts at once.
+  return { release: () => (writeSync(fd, 'x'), unlinkSync(HOLD_FIFO)) }
 }
 
 async function backendStates(): Promise<{ ready: any; metrics: string }> {
@@ -87,6 +108,8 @@ t.test('a client aborts a long call → notifications/cancelled for that call re
 
 t.test('the child is killed mid-call → -32603 at once naming it, down in /readyz and metrics, others unaffected, then back', async (t) => {
   const oldPid = Number(await toolText(raw, 'modern__pid'))
+  // Armed only now that the first child serves: its successor waits for release() below.
+  const hold = holdNextChild(t)
   const calls = [createRawClient(t, gateway.url), createRawClient(t, gateway.url)].map((client, index) =>
     client.rpc('tools/call', { name: 'modern__hang', arguments: {} }, { id: `in-flight-${index}` }))
   await fixtureEvent(gateway, 'modern', (event) => event.event === 'hanging')
@@ -98,7 +121,8 @@ t.test('the child is killed mid-call → -32603 at once naming it, down in /read
     t.match(reply.json, { id: `in-flight-${index}`, error: { code: -32603, message: /"modern" exited on signal SIGKILL/, data: { backend: 'modern', reason: 'closed' } } })
   }
 
-  // The restart waits its backoff (250 ms first): the status is read inside that window.
+  // The restart waits its backoff (250 ms first), then the new child is held until release():
+  // the status is read inside that window however slow this test runs.
   const down = await gateway.logs!.waitFor((record) => record.msg === 'backend down' && record.backend === 'modern')
   t.match(down, { reason: 'child exited on signal SIGKILL', delayMs: Number })
   const during = await backendStates()
@@ -106,6 +130,9 @@ t.test('the child is killed mid-call → -32603 at once naming it, down in /read
   t.equal(backendUp(during.metrics, 'modern'), 0, 'mcp_gateway_backend_up{backend="modern"} 0')
   t.equal(backendUp(during.metrics, 'other'), 1, 'mcp_gateway_backend_up{backend="other"} 1')
   t.equal(await toolText(raw, 'other__echo', { text: 'unaffected' }), 'unaffected', 'the other backend still answers')
+  // The successor really was held (it opened the FIFO), so the window above was ours to end.
+  await fixtureEvent(gateway, 'modern', (event) => event.event === 'held')
+  hold.release()
 
   await gateway.logs!.waitFor((record) => record.msg === 'backend up' && record.backend === 'modern' && record.childPid !== oldPid)
   const after = await backendStates()
