@@ -23,7 +23,7 @@
 // |                                   |        | tagged with the client's listen id                                 |
 // | get-roots-list                    | yes    | roots/list bridged to input_required (MRTR)                        |
 // | trigger-elicitation-request       | yes    | elicitation/create (form) bridged to input_required                |
-// | trigger-url-elicitation           | yes    | URL mode bridged; errorPath=true → -32042 passed through           |
+// | trigger-url-elicitation           | yes    | URL mode bridged; errorPath=true: its -32042 → a URL round (ERR-5) |
 // | trigger-sampling-request          | yes    | sampling/createMessage bridged to input_required                   |
 // | simulate-research-query           | no     | taskSupport "required": needs 2025-11-25 task augmentation;        |
 // |                                   |        | core tasks are gone in 2026-07-28 (an extension now, not bridged); |
@@ -171,11 +171,16 @@ const TOOL_CASES: ReadonlyMap<string, ToolCase> = new Map<string, ToolCase>([
     t.match(textOf(await call('trigger-elicitation-request')), /Name: Ada Lovelace/)
     t.match(asked.get('elicitation/create')?.at(-1), { message: /Please provide inputs/, requestedSchema: { type: 'object' } })
   } }],
-  ['trigger-url-elicitation', { expect: 'URL mode bridged; the error path → -32042', run: async (t) => {
+  ['trigger-url-elicitation', { expect: 'URL mode bridged; the error path (-32042) → a URL round, then the retry proceeds', run: async (t) => {
     const url = 'https://example.com/consent'
     t.match(textOf(await call('trigger-url-elicitation', { url })), /User completed the URL elicitation flow/)
     t.match(asked.get('elicitation/create')?.at(-1), { mode: 'url', url })
-    await t.rejects(call('trigger-url-elicitation', { url, errorPath: true }), { code: -32042 })
+    // ERR-5: the -32042 never reaches this 2026-07-28 client; its prerequisite URL becomes a round,
+    // and the call sent again is the server's recognised retry, which asks on its request path.
+    const before = asked.get('elicitation/create')?.length ?? 0
+    t.match(textOf(await call('trigger-url-elicitation', { url, errorPath: true })), /User completed the URL elicitation flow/)
+    t.match(asked.get('elicitation/create')?.slice(before), [{ mode: 'url', url: 'https://modelcontextprotocol.io', message: /prerequisite/ }, { mode: 'url', url }],
+      'the error\'s prerequisite URL as a round, then the retry\'s own request')
   } }],
   ['trigger-sampling-request', { expect: 'the client\'s sample, bridged', run: async (t) => {
     t.match(textOf(await call('trigger-sampling-request', { prompt: 'Say hi', maxTokens: 10 })), /sampled by the test/)
