@@ -1,7 +1,7 @@
 // One routed call as the router sees it (a CallContext), from the front door's side: cancelled
 // when the client's response closes before the answer was written (CANCEL-1, CANCEL-11; h2 too,
 // front/http2-response.ts), and a notification sink that lets through what the client asked for
-// (progress with its own token, logs at its level; PROG-7, LOG-2). One object per call: it is its
+// (progress with its own token, increasing, logs at its level; PROG-2, PROG-7, LOG-2). One object per call: it is its
 // own cancel signal and its own stream filter.
 import type { ServerResponse } from 'node:http'
 import type { Principal } from '../auth/principal.ts'
@@ -28,6 +28,7 @@ export class FrontCall extends CallCancel implements CallContext, StreamFilter {
   readonly client: string | undefined
   readonly progressToken: JsonRpcId | undefined
   readonly logLevel: LogLevel | undefined
+  lastProgress: number | undefined = undefined
   trace: RequestTrace | undefined
   backend: string | undefined
   tool: string | undefined

@@ -20,7 +20,7 @@ import type { Tracing } from '../../observability/tracing.ts'
 import type { HandOff } from '../../shared-state/hand-off.ts'
 import type { Access, McpPost } from '../mcp-handler.ts'
 import { targetFields } from '../access.ts'
-import { isDeliverable } from '../notifications.ts'
+import { isDeliverable, type StreamFilter } from '../notifications.ts'
 import type { ReplyStream } from '../reply-stream.ts'
 import { askClient, cancelKey, type AskOptions, type Asked } from './correlation.ts'
 import { LegacyStream } from './legacy-stream.ts'
@@ -80,8 +80,9 @@ export async function runLegacyCall(deps: LegacyCallDeps, call: LegacyCall): Pro
 }
 
 function createContext(valid: ValidRequest, stream: LegacyStream, signal: AbortSignal): CallContext {
-  // PROG-7, LOG-2: progress only with the client's token, logs only at the session's level.
-  const filter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
+  // PROG-2, PROG-7, LOG-2: progress only with the client's token and increasing, logs only at the
+  // session's level.
+  const filter: StreamFilter = { progressToken: getProgressToken(valid.meta), logLevel: valid.logLevel }
   return {
     signal,
     onNotification: (notification: JsonRpcNotification) => {

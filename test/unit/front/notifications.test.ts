@@ -45,5 +45,18 @@ t.test('isDeliverable: a notification and what the client asked for → delivere
     ['cancelled, client asked for everything → dropped', notification('notifications/cancelled', { requestId: 1 }), AT_WARNING, false],
     ['an unknown method carrying the client token → dropped', notification('notifications/other', { progressToken: 'abc' }), TOKEN_ABC, false],
   ]
-  for (const [name, message, filter, expected] of cases) t.equal(isDeliverable(message, filter), expected, name)
+  // A fresh filter per case: isDeliverable records the progress it passes on.
+  for (const [name, message, filter, expected] of cases) t.equal(isDeliverable(message, { ...filter }), expected, name)
+})
+
+t.test('isDeliverable: progress on one stream passes only when it increases (PROG-2)', async (t) => {
+  const at = (value: unknown): JsonRpcNotification => notification('notifications/progress', { progressToken: 'abc', progress: value })
+  const filter: StreamFilter = { ...TOKEN_ABC }
+  const sequence: Array<[unknown, boolean]> = [
+    [0, true], [0.5, true], [0.5, false], [0.25, false], [1, true], ['2', false], [Number.NaN, false], [undefined, false], [3, true],
+  ]
+  t.same(sequence.map(([value]) => isDeliverable(at(value), filter)), sequence.map(([, passed]) => passed),
+    '0, 0.5 pass; a repeat, a step back, a string, NaN and a missing value are dropped; 1 and 3 pass')
+  t.equal(filter.lastProgress, 3, 'the last value passed on is kept')
+  t.ok(isDeliverable(at(1), { ...TOKEN_ABC }), 'another stream starts afresh')
 })
